@@ -1,0 +1,3 @@
+"""Liftdesk: a self-hostable back office for industrial-vehicle fleets."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,94 @@
+"""The composition root: settings → database → routers → the web app."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from liftdesk import __version__
+from liftdesk.core.config import Settings, get_settings
+from liftdesk.core.db import Database
+from liftdesk.core.envelope import fail_body, install_error_handlers
+from liftdesk.core.i18n import parse_language, set_language, t
+from liftdesk.core.router import mount_resources
+
+
+class LanguageMiddleware:
+    """Sets the request's language (``Accept-Language``) for server messages."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            header = dict(scope.get("headers") or []).get(b"accept-language", b"").decode("latin-1")
+            set_language(header or None)
+        await self.app(scope, receive, send)
+
+
+def operation_id(route: APIRoute) -> str:
+    tag = route.tags[0] if route.tags else "default"
+    return f"{tag}-{route.name}"
+
+
+def load_contexts() -> None:
+    """Import every context so that its resources register before the registry freezes."""
+    import liftdesk.system.resources  # noqa: F401
+
+
+def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    load_contexts()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if db is None:
+            await app.state.db.dispose()
+
+    app = FastAPI(
+        title="Liftdesk",
+        version=__version__,
+        lifespan=lifespan,
+        generate_unique_id_function=operation_id,
+        description="Fleet back office API (BladeX-compatible envelope, paging and routes).",
+    )
+    app.state.settings = settings
+    app.state.db = db or Database(settings)
+    app.add_middleware(LanguageMiddleware)
+    install_error_handlers(app)
+
+    from liftdesk.system.api import router as system_router
+
+    app.include_router(system_router)
+    mount_resources(app)
+    _mount_web(app, settings.web_dir)
+    return app
+
+
+def _mount_web(app: FastAPI, web_dir: Path) -> None:
+    index = web_dir / "index.html"
+    assets = web_dir / "assets"
+    if assets.is_dir():
+        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    def spa(path: str) -> Response:
+        if path.startswith("api/") or path == "api":
+            return JSONResponse(fail_body(404, t("not_found")), status_code=404)
+        candidate = (web_dir / path).resolve()
+        if path and candidate.is_file() and web_dir.resolve() in candidate.parents:
+            return FileResponse(candidate)
+        if index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return JSONResponse(fail_body(404, "web app not built: run `make run` (or `make web`)"), status_code=404)
+
+
+__all__ = ["create_app", "parse_language"]

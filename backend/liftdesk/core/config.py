@@ -1,0 +1,50 @@
+"""One Settings object, read from the environment (prefix ``LIFTDESK_``) and an optional ``.env``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEV_SECRET = "liftdesk-development-secret-change-me"
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LIFTDESK_", env_file=".env", extra="ignore")
+
+    env: Literal["development", "test", "production"] = "development"
+    database_url: str = "sqlite+aiosqlite:///var/liftdesk.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    gateway_port: int = 7808
+    simulator_vehicles: int = 20
+    web_dir: Path = REPO_ROOT / "frontend" / "dist"
+    var_dir: Path = Path("var")
+    secret_key: str = DEV_SECRET
+    # Default zone of tenants (minutes east of UTC); times are stored as UTC.
+    tz_offset_minutes: int = 480
+    captcha_mode: bool = False
+    redis_url: str | None = None
+    mqtt_url: str | None = None
+    sql_echo: bool = False
+
+    @model_validator(mode="after")
+    def _refuse_default_secret(self) -> Settings:
+        if self.env == "production" and (self.secret_key == DEV_SECRET or len(self.secret_key) < 32):
+            raise ValueError(
+                "LIFTDESK_SECRET_KEY must be set to a random value of at least 32 characters in production"
+            )
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,346 @@
+"""The generic operations every resource gets: page, list, tree, detail, submit, remove, select.
+
+Hand-written endpoints reuse these (and ``Ctx``) so that scoping, stamping and validation stay in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError, create_model
+from sqlalchemy import Select, and_, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from liftdesk.core.db import Base, SoftDeleteMixin, TreeMixin, table_columns
+from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
+from liftdesk.core.i18n import t
+from liftdesk.core.paging import (
+    PageQuery,
+    camel_to_snake,
+    filter_clauses,
+    order_clauses,
+    paginate,
+    snake_to_camel,
+)
+from liftdesk.core.registry import Resource
+from liftdesk.core.schemas import Id, Schema, TreeNode
+from liftdesk.core.scope import Scope
+from liftdesk.core.security import Principal
+
+
+@dataclass
+class Ctx:
+    """What one request works with: its session, its caller and the scope every query goes through."""
+
+    session: AsyncSession
+    principal: Principal
+    scope: Scope
+    resource: Resource
+    params: Mapping[str, str] = field(default_factory=dict)
+    _codes: set[str] | None = None
+
+    @classmethod
+    async def build(
+        cls, session: AsyncSession, principal: Principal, resource: Resource, params: Mapping[str, str] | None = None
+    ) -> Ctx:
+        params = params or {}
+        tenant = params.get("tenantId") if resource.is_tenant else None
+        scope = await Scope.of(session, principal, resource.code, tenant_id=tenant)
+        return cls(session=session, principal=principal, scope=scope, resource=resource, params=params)
+
+    async def granted_codes(self) -> set[str]:
+        if self._codes is None:
+            from liftdesk.system.models import Menu, RoleMenu
+
+            stmt = (
+                select(Menu.code)
+                .join(RoleMenu, RoleMenu.menu_id == Menu.id)
+                .where(RoleMenu.role_id.in_(self.principal.role_ids), Menu.is_deleted == 0)
+            )
+            self._codes = set((await self.session.execute(stmt)).scalars().all())
+        return self._codes
+
+    async def require(self, action: str) -> None:
+        """``action`` is add / edit / delete / view; administrators pass, others need the button code."""
+        res, me = self.resource, self.principal
+        roles = res.write_roles if action in ("add", "edit", "delete") else res.read_roles
+        if roles is not None and not set(roles) & set(me.role_aliases):
+            raise Forbidden(t("forbidden"), 403)
+        if me.is_administrator or action == "view":
+            return
+        if f"{res.code}_{action}" not in await self.granted_codes():
+            raise Forbidden(t("forbidden"), 403)
+
+
+def update_schema(schema: type[BaseModel]) -> type[BaseModel]:
+    """All fields optional (the ``submit`` body): required ones are checked again when creating."""
+    fields: dict[str, Any] = {"id": (Id | None, None)}
+    for name, info in schema.model_fields.items():
+        if name == "id":
+            continue
+        fields[name] = (info.annotation | None, None)  # type: ignore[operator]
+    return create_model(f"{schema.__name__}Submit", __base__=Schema, **fields)
+
+
+def tree_schema(schema: type[Schema]) -> type[Schema]:
+    model = create_model(
+        f"{schema.__name__}Node", __base__=schema, children=(list[Any], []), has_children=(bool, False)
+    )
+    model.model_fields["children"].annotation = list[model]  # type: ignore[valid-type,unused-ignore]
+    model.model_rebuild(force=True)
+    return model
+
+
+def serialise(res: Resource, rows: Iterable[Base]) -> list[dict[str, Any]]:
+    out = res.schema_out
+    return [out.model_validate(r).model_dump(by_alias=False) for r in rows]
+
+
+async def _finish(ctx: Ctx, rows: Sequence[Base]) -> list[dict[str, Any]]:
+    return await ctx.resource.hooks.enrich(ctx, serialise(ctx.resource, rows))
+
+
+def _base_stmt(ctx: Ctx) -> Select[Any]:
+    res = ctx.resource
+    cols = table_columns(res.model)
+    stmt = ctx.scope.select(res.model).where(*filter_clauses(cols, ctx.params, res.filterable))
+    return res.hooks.filter(ctx, stmt)  # type: ignore[no-any-return]
+
+
+def _ordered(ctx: Ctx, stmt: Select[Any], q: PageQuery) -> Select[Any]:
+    res = ctx.resource
+    cols = {k: v for k, v in table_columns(res.model).items() if k in res.filterable}
+    order = order_clauses(cols, q)
+    if not order:
+        for name in res.default_order or (("sort",) if "sort" in res.columns else ("id",)):
+            desc = name.startswith("-")
+            col = getattr(res.model, name.lstrip("-"))
+            order.append(col.desc() if desc else col.asc())
+        order.append(res.model.id.asc())  # type: ignore[attr-defined]
+    return stmt.order_by(*order)
+
+
+async def page(ctx: Ctx, q: PageQuery) -> dict[str, Any]:
+    await ctx.require("view")
+    rows, total, pages = await paginate(ctx.session, _ordered(ctx, _base_stmt(ctx), q), q)
+    size = max(1, min(q.size, 1000))
+    return {
+        "records": await _finish(ctx, rows),
+        "total": total,
+        "size": size,
+        "current": max(1, q.current),
+        "pages": pages,
+    }
+
+
+async def all_rows(ctx: Ctx, q: PageQuery | None = None) -> list[dict[str, Any]]:
+    await ctx.require("view")
+    rows = (await ctx.session.execute(_ordered(ctx, _base_stmt(ctx), q or PageQuery()))).scalars().all()
+    return await _finish(ctx, rows)
+
+
+def nest(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Attach rows to their parents; rows whose parent is not in the set are roots."""
+    by_id = {r["id"]: {**r, "children": [], "has_children": False} for r in rows}
+    roots: list[dict[str, Any]] = []
+    for r in by_id.values():
+        parent = by_id.get(r.get("parent_id"))
+        if parent is not None and parent is not r:
+            parent["children"].append(r)
+            parent["has_children"] = True
+        else:
+            roots.append(r)
+    return roots
+
+
+async def tree_list(ctx: Ctx) -> list[dict[str, Any]]:
+    return nest(await all_rows(ctx))
+
+
+def to_node(res: Resource, row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "parent_id": row.get("parent_id"),
+        "title": str(row.get(res.label) or ""),
+        "key": str(row["id"]),
+        "value": str(row["id"]),
+        "has_children": bool(row.get("children")),
+        "children": [to_node(res, c) for c in row.get("children", [])],
+    }
+
+
+async def tree_nodes(ctx: Ctx) -> list[dict[str, Any]]:
+    return [to_node(ctx.resource, r) for r in nest(await all_rows(ctx))]
+
+
+async def lazy_nodes(ctx: Ctx, parent_id: int) -> list[dict[str, Any]]:
+    await ctx.require("view")
+    model = ctx.resource.model
+    assert issubclass(model, TreeMixin)
+    rows = (
+        (
+            await ctx.session.execute(
+                _ordered(ctx, ctx.scope.select(model).where(model.parent_id == parent_id), PageQuery())
+            )
+        )
+        .scalars()
+        .all()
+    )
+    ids = [r.id for r in rows]
+    child_stmt = ctx.scope.select(model).with_only_columns(model.parent_id).where(model.parent_id.in_(ids))
+    with_children = set((await ctx.session.execute(child_stmt)).scalars().all())
+    out = []
+    for row in await _finish(ctx, rows):
+        node = to_node(ctx.resource, row)
+        node["has_children"] = row["id"] in with_children
+        out.append(node)
+    return out
+
+
+async def get_scoped(ctx: Ctx, ident: int) -> Base:
+    model = ctx.resource.model
+    obj = (await ctx.session.execute(ctx.scope.select(model).where(model.id == ident))).scalar_one_or_none()  # type: ignore[attr-defined]
+    if obj is None:
+        raise NotFound(t("not_found"))
+    return obj
+
+
+async def detail(ctx: Ctx, ident: int) -> dict[str, Any]:
+    await ctx.require("view")
+    return (await _finish(ctx, [await get_scoped(ctx, ident)]))[0]
+
+
+def _validate_create(res: Resource, data: dict[str, Any]) -> dict[str, Any]:
+    try:
+        checked = res.schema_in.model_validate(data)
+    except ValidationError as exc:
+        raise ServiceError(validation_text(exc)) from exc
+    return checked.model_dump(exclude_unset=False, by_alias=False, exclude={"id"})
+
+
+def validation_text(exc: ValidationError) -> str:
+    from fastapi.exceptions import RequestValidationError
+
+    from liftdesk.core.envelope import validation_message
+
+    errors = [{**e, "loc": tuple(snake_to_camel(str(p)) for p in e["loc"])} for e in exc.errors()]
+    return validation_message(RequestValidationError(errors))
+
+
+async def _check_unique(ctx: Ctx, obj: Base, ident: int | None) -> None:
+    res = ctx.resource
+    for cols in res.unique:
+        values = [getattr(obj, c) for c in cols]
+        if any(v is None or v == "" for v in values):
+            continue
+        stmt = ctx.scope.select(res.model).where(
+            *(getattr(res.model, c) == v for c, v in zip(cols, values, strict=True))
+        )
+        if ident is not None:
+            stmt = stmt.where(res.model.id != ident)  # type: ignore[attr-defined]
+        if (await ctx.session.execute(stmt.limit(1))).first() is not None:
+            raise ServiceError(t("duplicate", field=snake_to_camel(cols[-1]), value=values[-1]))
+
+
+async def _check_parent(ctx: Ctx, obj: Base, ident: int | None) -> None:
+    model = ctx.resource.model
+    if not isinstance(obj, TreeMixin):
+        return
+    parent_id = obj.parent_id or 0
+    obj.parent_id = parent_id
+    if parent_id == 0:
+        if ctx.resource.ancestors:
+            obj.ancestors = "0"  # type: ignore[attr-defined]
+        return
+    parent = (await ctx.session.execute(ctx.scope.select(model).where(model.id == parent_id))).scalar_one_or_none()  # type: ignore[attr-defined]
+    if parent is None:
+        raise ServiceError(t("bad_parent"))
+    if ident is not None:
+        # Walk up from the new parent: meeting ourselves would make a cycle.
+        cursor: Any = parent
+        seen = 0
+        while cursor is not None and seen < 64:
+            if cursor.id == ident:
+                raise ServiceError(t("parent_self"))
+            if not cursor.parent_id:
+                break
+            cursor = await ctx.session.get(model, cursor.parent_id)
+            seen += 1
+    if ctx.resource.ancestors:
+        obj.ancestors = f"{parent.ancestors},{parent.id}"  # type: ignore[attr-defined]
+
+
+async def submit(ctx: Ctx, body: BaseModel) -> dict[str, Any]:
+    res = ctx.resource
+    raw = body.model_dump(exclude_unset=True, by_alias=False)
+    ident = raw.pop("id", None)
+    creating = ident is None
+    await ctx.require("add" if creating else "edit")
+    if creating:
+        data = _validate_create(res, raw)
+        obj = res.model()
+        ctx.scope.stamp(obj, creating=True)
+    else:
+        data = raw
+        obj = await get_scoped(ctx, ident)
+        ctx.scope.stamp(obj, creating=False)
+    known = res.columns - {"id", "tenant_id", "is_deleted", "create_user", "create_dept", "create_time"}
+    for key, value in data.items():
+        if key in known:
+            setattr(obj, key, value)
+    await _check_parent(ctx, obj, ident)
+    await res.hooks.before_save(ctx, obj, data, creating)
+    await _check_unique(ctx, obj, ident)
+    if creating:
+        ctx.session.add(obj)
+    await ctx.session.flush()
+    await res.hooks.after_save(ctx, obj, data, creating)
+    await ctx.session.commit()
+    await ctx.session.refresh(obj)
+    return (await _finish(ctx, [obj]))[0]
+
+
+def parse_ids(ids: str | None) -> list[int]:
+    parts = [p.strip() for p in (ids or "").split(",") if p.strip()]
+    if not parts:
+        raise ServiceError(t("ids_required"))
+    try:
+        return [int(p) for p in parts]
+    except ValueError as exc:
+        raise ServiceError(t("field_invalid", field="ids")) from exc
+
+
+async def remove(ctx: Ctx, ids: list[int]) -> bool:
+    await ctx.require("delete")
+    res = ctx.resource
+    model = res.model
+    rows = list((await ctx.session.execute(ctx.scope.select(model).where(model.id.in_(ids)))).scalars().all())  # type: ignore[attr-defined]
+    if len(rows) != len(set(ids)):
+        raise NotFound(t("not_found"))
+    if issubclass(model, TreeMixin):
+        kids = ctx.scope.select(model).where(model.parent_id.in_(ids), model.id.not_in(ids))  # type: ignore[attr-defined]
+        if (await ctx.session.execute(kids.limit(1))).first() is not None:
+            raise ServiceError(t("has_children"))
+    await res.hooks.before_remove(ctx, rows)
+    if issubclass(model, SoftDeleteMixin):
+        await ctx.session.execute(
+            update(model).where(and_(model.id.in_(ids), *ctx.scope.where(model))).values(is_deleted=1)  # type: ignore[attr-defined]
+        )
+    else:
+        for r in rows:
+            await ctx.session.delete(r)
+    await ctx.session.commit()
+    return True
+
+
+async def count(ctx: Ctx, stmt: Select[Any]) -> int:
+    return int((await ctx.session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one())
+
+
+def snake_keys(params: Mapping[str, str]) -> dict[str, str]:
+    return {camel_to_snake(k): v for k, v in params.items()}
+
+
+__all__ = ["Ctx", "TreeNode", "all_rows", "detail", "page", "remove", "submit", "tree_list", "tree_nodes"]

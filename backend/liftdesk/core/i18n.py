@@ -1,0 +1,77 @@
+"""Server-side messages in the user's language (zh default, en).
+
+The language comes from the ``Accept-Language`` header and lives in a context variable for the request.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+_lang: ContextVar[str] = ContextVar("lang", default="zh")
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # key: (zh, en)
+    "ok": ("操作成功", "Operation succeeded"),
+    "fail": ("操作失败", "Operation failed"),
+    "no_data": ("暂无承载数据", "No data"),
+    "unauthorized": ("请求未授权", "Request not authorised"),
+    "token_missing": ("缺失令牌,鉴权失败", "Missing token, authentication failed"),
+    "token_invalid": ("令牌已失效", "The token is no longer valid"),
+    "forbidden": ("请求被拒绝", "Request refused: no permission"),
+    "not_found": ("数据不存在", "The record does not exist"),
+    "server_error": ("服务器异常", "Server error"),
+    "validation": ("{field}: {reason}", "{field}: {reason}"),
+    "field_required": ("{field} 不能为空", "{field} is required"),
+    "field_invalid": ("{field} 格式不正确", "{field} is not valid"),
+    "field_too_long": ("{field} 长度不能超过 {limit}", "{field} must be at most {limit} characters"),
+    "field_too_short": ("{field} 长度不能少于 {limit}", "{field} must be at least {limit} characters"),
+    "field_range": ("{field} 超出允许范围", "{field} is out of range"),
+    "duplicate": ("{field} 已存在: {value}", "{field} already exists: {value}"),
+    "bad_sort": ("不支持的排序字段: {field}", "Unsupported sort column: {field}"),
+    "ids_required": ("请选择至少一条数据", "Please select at least one record"),
+    "has_children": ("请先删除子节点!", "Delete the child nodes first!"),
+    "dept_has_users": ("该机构下还有用户, 不能删除", "The organisation still has users and cannot be deleted"),
+    "bad_parent": ("父节点不存在", "The parent node does not exist"),
+    "parent_self": ("父节点不能是自己或自己的下级", "A node cannot be its own parent or descendant"),
+    "tenant_not_found": ("租户ID未找到", "Tenant ID not found"),
+    "tenant_expired": ("租户授权已过期,请联系管理员", "The tenant's licence has expired, contact the administrator"),
+    "bad_credentials": ("用户名或密码错误", "Wrong account or password"),
+    "no_role": ("未获得用户的角色信息", "The user has no role"),
+    "captcha_wrong": ("验证码不正确", "The verification code is wrong"),
+    "too_many_failures": ("登录错误次数过多,请稍后再试", "Too many failed sign-ins, try again later"),
+    "bad_client": ("客户端认证失败", "Client authentication failed"),
+    "grant_unsupported": ("不支持的授权类型: {grant}", "Unsupported grant type: {grant}"),
+    "social_not_configured": (
+        "第三方登录尚未配置",
+        "Third-party sign-in is not configured yet",
+    ),
+    "refresh_invalid": ("刷新令牌无效或已过期", "The refresh token is invalid or expired"),
+    "user_disabled": ("账号已被禁用", "The account is disabled"),
+    "password_mismatch": ("两次输入的密码不一致", "The two passwords do not match"),
+    "old_password_wrong": ("原密码不正确", "The old password is wrong"),
+    "admin_role_only": ("只有超级管理员可以执行此操作", "Only the super administrator may do this"),
+    "tenant_quota": ("租户账号数量已达上限", "The tenant has reached its account quota"),
+    "cannot_delete_self": ("不能删除当前登录用户", "You cannot delete the signed-in user"),
+    "cannot_delete_builtin": ("内置数据不能删除: {value}", "Built-in data cannot be deleted: {value}"),
+}
+
+
+def set_language(header: str | None) -> None:
+    _lang.set(parse_language(header))
+
+
+def parse_language(header: str | None) -> str:
+    if not header:
+        return "zh"
+    first = header.split(",")[0].strip().lower()
+    return "en" if first.startswith("en") else "zh"
+
+
+def current_language() -> str:
+    return _lang.get()
+
+
+def t(key: str, **kwargs: object) -> str:
+    zh, en = MESSAGES.get(key, (key, key))
+    text = en if _lang.get() == "en" else zh
+    return text.format(**kwargs) if kwargs else text

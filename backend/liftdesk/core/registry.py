@@ -1,0 +1,118 @@
+"""Resource declarations. One ``Resource`` per entity; ``core.router`` turns each into the spec's routes.
+
+The registry is a dict frozen after start-up: nothing registers a resource while requests are being served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from liftdesk.core.db import Base, TenantMixin, TreeMixin, column_names
+from liftdesk.core.schemas import Schema
+
+if TYPE_CHECKING:
+    from liftdesk.core.crud import Ctx
+
+OpKind = Literal["page", "list", "detail", "submit", "remove", "tree", "lazy_tree", "select", "create", "update"]
+
+CRUD_OPS: Mapping[str, OpKind] = {"list": "page", "detail": "detail", "submit": "submit", "remove": "remove"}
+TREE_OPS: Mapping[str, OpKind] = {
+    "list": "list",
+    "tree": "tree",
+    "lazy-tree": "lazy_tree",
+    "detail": "detail",
+    "submit": "submit",
+    "remove": "remove",
+}
+SECRET_COLUMNS = frozenset({"password", "client_secret", "secret_key", "access_key"})
+
+
+class Hooks:
+    """Business rules of one resource; override what the entity needs. Rules live here, never in routes."""
+
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        """Validate and adjust a row before it is flushed (raise ServiceError to refuse)."""
+
+    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        """Write what depends on the saved row (link tables, caches)."""
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        """Refuse or prepare a removal."""
+
+    def filter(self, ctx: Ctx, stmt: Any) -> Any:
+        """Narrow list queries with the resource's own filters (after the scope and the generic filters)."""
+        return stmt
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Add view fields (names of referenced rows, dictionary labels) to serialised rows."""
+        return rows
+
+
+@dataclass(frozen=True)
+class Resource:
+    name: str
+    model: type[Base]
+    prefix: str
+    schema_in: type[Schema]
+    schema_out: type[Schema]
+    code: str
+    ops: Mapping[str, OpKind] = field(default_factory=lambda: dict(CRUD_OPS))
+    label: str = "name"
+    unique: tuple[tuple[str, ...], ...] = ()
+    read_roles: tuple[str, ...] | None = None
+    write_roles: tuple[str, ...] | None = None
+    hooks: Hooks = field(default_factory=Hooks)
+    default_order: tuple[str, ...] = ()
+    tag: str = ""
+    # Tree resources keep ``ancestors`` (comma path of parent ids) current when set.
+    ancestors: bool = False
+
+    @property
+    def is_tree(self) -> bool:
+        return issubclass(self.model, TreeMixin)
+
+    @property
+    def is_tenant(self) -> bool:
+        return issubclass(self.model, TenantMixin)
+
+    @property
+    def columns(self) -> set[str]:
+        return column_names(self.model)
+
+    @property
+    def filterable(self) -> set[str]:
+        return self.columns - SECRET_COLUMNS
+
+    def path(self, op: str) -> str:
+        return f"{self.prefix}/{op}"
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._items: dict[str, Resource] = {}
+        self._frozen = False
+
+    def register(self, resource: Resource) -> Resource:
+        if self._frozen:
+            raise RuntimeError(f"registry is frozen; cannot register {resource.name}")
+        if resource.name in self._items:
+            raise RuntimeError(f"resource {resource.name} registered twice")
+        self._items[resource.name] = resource
+        return resource
+
+    def freeze(self) -> None:
+        self._frozen = True
+
+    def __iter__(self) -> Iterator[Resource]:
+        return iter(self._items.values())
+
+    def __getitem__(self, name: str) -> Resource:
+        return self._items[name]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+REGISTRY = Registry()

@@ -1,0 +1,199 @@
+"""Sign-in: the OAuth2 token grants, lockout, captcha, token revocation."""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import io
+import secrets
+import string
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from liftdesk.core.db import utcnow
+from liftdesk.core.deps import revoked_key
+from liftdesk.core.envelope import OAuthError
+from liftdesk.core.i18n import t
+from liftdesk.core.kv import KV
+from liftdesk.core.security import (
+    decode_token,
+    issue_token,
+    parse_basic,
+    principal_from_claims,
+    verify_password,
+)
+from liftdesk.system import models as m
+from liftdesk.system.service import param_value
+
+LOCK_WINDOW = timedelta(minutes=30)
+CAPTCHA_TTL = timedelta(minutes=30)
+GRANTS = ("password", "captcha", "refresh_token", "social")
+
+
+def fail_key(tenant_id: str, account: str) -> str:
+    return f"login-fail:{tenant_id}:{account}"
+
+
+async def check_client(session: AsyncSession, authorization: str | None, grant_type: str) -> m.Client:
+    pair = parse_basic(authorization)
+    if pair is None:
+        raise OAuthError(t("bad_client"), "invalid_client", 401)
+    client = (
+        await session.execute(
+            select(m.Client).where(m.Client.client_id == pair[0], m.Client.is_deleted == 0, m.Client.status == 1)
+        )
+    ).scalar_one_or_none()
+    if client is None or not hmac.compare_digest(client.client_secret.encode(), pair[1].encode()):
+        raise OAuthError(t("bad_client"), "invalid_client", 401)
+    allowed = {g.strip() for g in client.authorized_grant_types.split(",")}
+    if grant_type not in allowed:
+        raise OAuthError(t("grant_unsupported", grant=grant_type), "unsupported_grant_type")
+    return client
+
+
+async def new_captcha(session: AsyncSession) -> dict[str, str]:
+    from captcha.image import ImageCaptcha
+
+    alphabet = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
+    code = "".join(secrets.choice(alphabet) for _ in range(5))
+    key = secrets.token_hex(16)
+    await KV(session).set(f"captcha:{key}", code, CAPTCHA_TTL)
+    await session.commit()
+    buf = io.BytesIO()
+    image: Any = ImageCaptcha(width=130, height=48)
+    image.write(code, buf, format="png")
+    return {"key": key, "image": "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()}
+
+
+async def check_captcha(session: AsyncSession, key: str | None, code: str | None) -> None:
+    kv = KV(session)
+    stored = await kv.get(f"captcha:{key}") if key else None
+    if key:
+        await kv.delete(f"captcha:{key}")  # one attempt per image
+    if stored is None or not code or stored.lower() != code.strip().lower():
+        await session.commit()
+        raise OAuthError(t("captcha_wrong"))
+
+
+async def _tenant(session: AsyncSession, tenant_id: str) -> m.Tenant:
+    tenant = (
+        await session.execute(select(m.Tenant).where(m.Tenant.tenant_id == tenant_id, m.Tenant.is_deleted == 0))
+    ).scalar_one_or_none()
+    if tenant is None:
+        raise OAuthError(t("tenant_not_found"))
+    if tenant.expire_time is not None and tenant.expire_time < utcnow():
+        raise OAuthError(t("tenant_expired"))
+    return tenant
+
+
+async def password_grant(
+    session: AsyncSession, client: m.Client, tenant_id: str, account: str, password_md5: str
+) -> dict[str, Any]:
+    tenant = await _tenant(session, tenant_id)
+    kv = KV(session)
+    limit = int(await param_value(session, "account.failCount", "5") or 5)
+    key = fail_key(tenant.tenant_id, account)
+    failures = int(await kv.get(key) or 0)
+    if failures >= limit:
+        raise OAuthError(t("too_many_failures"))
+    user = (
+        await session.execute(
+            select(m.User).where(
+                m.User.tenant_id == tenant.tenant_id, m.User.account == account, m.User.is_deleted == 0
+            )
+        )
+    ).scalar_one_or_none()
+    if user is None or not verify_password(user.password, password_md5):
+        await kv.incr(key, LOCK_WINDOW)
+        await session.commit()
+        raise OAuthError(t("bad_credentials"))
+    if user.status != 1:
+        raise OAuthError(t("user_disabled"))
+    await kv.delete(key)
+    answer = await issue_pair(session, client, user, tenant)
+    await session.commit()
+    return answer
+
+
+async def refresh_grant(session: AsyncSession, client: m.Client, refresh_token: str) -> dict[str, Any]:
+    try:
+        claims = decode_token(refresh_token, "refresh")
+    except Exception as exc:
+        raise OAuthError(t("refresh_invalid"), "invalid_grant", 401) from exc
+    kv = KV(session)
+    if await kv.get(revoked_key(str(claims.get("jti")))) is not None:
+        raise OAuthError(t("refresh_invalid"), "invalid_grant", 401)
+    user = await session.get(m.User, int(claims["user_id"]))
+    if user is None or user.is_deleted or user.status != 1:
+        raise OAuthError(t("refresh_invalid"), "invalid_grant", 401)
+    tenant = await _tenant(session, user.tenant_id)
+    # Rotate: the old refresh token is spent.
+    remaining = max(1, int(claims.get("exp", 0)) - int(utcnow().timestamp()))
+    await kv.set(revoked_key(str(claims["jti"])), "refresh", timedelta(seconds=remaining))
+    answer = await issue_pair(session, client, user, tenant)
+    await session.commit()
+    return answer
+
+
+async def role_aliases(session: AsyncSession, role_ids: list[int]) -> list[str]:
+    if not role_ids:
+        return []
+    rows = await session.execute(select(m.Role.role_alias).where(m.Role.id.in_(role_ids), m.Role.is_deleted == 0))
+    return list(rows.scalars().all())
+
+
+async def issue_pair(session: AsyncSession, client: m.Client, user: m.User, tenant: m.Tenant) -> dict[str, Any]:
+    role_ids = [int(p) for p in user.role_id.split(",") if p.strip().isdigit()]
+    aliases = await role_aliases(session, role_ids)
+    if not aliases:
+        raise OAuthError(t("no_role"))
+    claims = {
+        "client_id": client.client_id,
+        "user_id": str(user.id),
+        "tenant_id": user.tenant_id,
+        "account": user.account,
+        "user_name": user.account,
+        "nick_name": user.name or "",
+        "real_name": user.real_name or "",
+        "role_id": user.role_id,
+        "role_name": ",".join(aliases),
+        "dept_id": user.dept_id,
+        "post_id": user.post_id,
+        "oauth_id": "",
+    }
+    refresh, refresh_jti, refresh_exp = issue_token(claims, client.refresh_token_validity, "refresh")
+    access, jti, _ = issue_token(
+        {**claims, "rjti": refresh_jti, "rexp": refresh_exp}, client.access_token_validity, "access"
+    )
+    return {
+        "access_token": access,
+        "token_type": "bearer",
+        "refresh_token": refresh,
+        "expires_in": client.access_token_validity,
+        "scope": "all",
+        "jti": jti,
+        **claims,
+        "tenant_name": tenant.tenant_name,
+        "avatar": user.avatar or "",
+        "detail": {"type": "web"},
+        "license": "powered by liftdesk",
+    }
+
+
+async def revoke(session: AsyncSession, token: str) -> None:
+    """Revoke an access token and its refresh token, for every process, until they would have expired."""
+    try:
+        claims = decode_token(token, "access")
+    except Exception:
+        return
+    principal = principal_from_claims(claims)
+    kv = KV(session)
+    now = int(utcnow().timestamp())
+    await kv.set(revoked_key(principal.jti), "logout", timedelta(seconds=max(1, principal.exp - now)))
+    rjti, rexp = claims.get("rjti"), int(claims.get("rexp", 0))
+    if rjti and rexp > now:
+        await kv.set(revoked_key(str(rjti)), "logout", timedelta(seconds=rexp - now))
+    await session.commit()

@@ -1,0 +1,218 @@
+"""System tables (BladeX 2.9 schema, ``blade_*`` names so existing data maps across)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from liftdesk.core.db import (
+    AuditMixin,
+    Base,
+    BaseEntity,
+    IdMixin,
+    SoftDeleteMixin,
+    TenantMixin,
+    TreeMixin,
+    utcnow,
+)
+
+
+class Tenant(BaseEntity, Base):
+    __tablename__ = "blade_tenant"
+    tenant_id: Mapped[str] = mapped_column(String(12), unique=True)
+    tenant_name: Mapped[str] = mapped_column(String(50))
+    domain: Mapped[str | None] = mapped_column(String(255))
+    background_url: Mapped[str | None] = mapped_column(String(1000))
+    linkman: Mapped[str | None] = mapped_column(String(20))
+    contact_number: Mapped[str | None] = mapped_column(String(20))
+    address: Mapped[str | None] = mapped_column(String(255))
+    account_number: Mapped[int] = mapped_column(default=-1)
+    expire_time: Mapped[datetime | None]
+    package_id: Mapped[int | None] = mapped_column(BigInteger)
+    datasource_id: Mapped[int | None] = mapped_column(BigInteger)
+    license_key: Mapped[str | None] = mapped_column(String(1000))
+
+
+class User(BaseEntity, TenantMixin, Base):
+    __tablename__ = "blade_user"
+    __table_args__ = (Index("ix_blade_user_tenant_account", "tenant_id", "account"),)
+    code: Mapped[str | None] = mapped_column(String(12))
+    user_type: Mapped[int] = mapped_column(default=1)
+    account: Mapped[str] = mapped_column(String(45))
+    password: Mapped[str] = mapped_column(String(255))
+    name: Mapped[str | None] = mapped_column(String(20))
+    real_name: Mapped[str | None] = mapped_column(String(20))
+    avatar: Mapped[str | None] = mapped_column(String(500))
+    email: Mapped[str | None] = mapped_column(String(45))
+    phone: Mapped[str | None] = mapped_column(String(45))
+    birthday: Mapped[datetime | None]
+    sex: Mapped[int | None]
+    role_id: Mapped[str] = mapped_column(String(1000), default="")
+    dept_id: Mapped[str] = mapped_column(String(1000), default="")
+    post_id: Mapped[str] = mapped_column(String(1000), default="")
+
+
+class UserDept(IdMixin, Base):
+    __tablename__ = "blade_user_dept"
+    user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    dept_id: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class Role(IdMixin, TenantMixin, TreeMixin, SoftDeleteMixin, Base):
+    __tablename__ = "blade_role"
+    role_name: Mapped[str] = mapped_column(String(255))
+    role_alias: Mapped[str] = mapped_column(String(255))
+
+
+class RoleMenu(IdMixin, Base):
+    __tablename__ = "blade_role_menu"
+    menu_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    role_id: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class RoleScope(IdMixin, Base):
+    __tablename__ = "blade_role_scope"
+    scope_category: Mapped[int] = mapped_column(default=1)
+    scope_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    role_id: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class Menu(IdMixin, TreeMixin, SoftDeleteMixin, Base):
+    __tablename__ = "blade_menu"
+    code: Mapped[str] = mapped_column(String(255), index=True)
+    name: Mapped[str] = mapped_column(String(255))
+    alias: Mapped[str | None] = mapped_column(String(255))
+    path: Mapped[str | None] = mapped_column(String(255))
+    source: Mapped[str | None] = mapped_column(String(255))
+    category: Mapped[int] = mapped_column(default=1)
+    action: Mapped[int] = mapped_column(default=0)
+    is_open: Mapped[int] = mapped_column(default=1)
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class TopMenu(BaseEntity, TenantMixin, Base):
+    __tablename__ = "blade_top_menu"
+    code: Mapped[str] = mapped_column(String(255))
+    name: Mapped[str] = mapped_column(String(255))
+    source: Mapped[str | None] = mapped_column(String(255))
+    sort: Mapped[int] = mapped_column(default=0)
+
+
+class TopMenuSetting(IdMixin, Base):
+    __tablename__ = "blade_top_menu_setting"
+    top_menu_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    menu_id: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class Dept(BaseEntity, TenantMixin, TreeMixin, Base):
+    __tablename__ = "blade_dept"
+    ancestors: Mapped[str] = mapped_column(String(2000), default="0")
+    dept_category: Mapped[int] = mapped_column(default=1)
+    dept_name: Mapped[str] = mapped_column(String(45))
+    full_name: Mapped[str | None] = mapped_column(String(45))
+    remark: Mapped[str | None] = mapped_column(String(255))
+    invite_code: Mapped[str | None] = mapped_column(String(16))
+    dept_logo: Mapped[str | None] = mapped_column(String(500))
+
+
+class Post(BaseEntity, TenantMixin, Base):
+    __tablename__ = "blade_post"
+    category: Mapped[int | None]
+    post_code: Mapped[str] = mapped_column(String(12))
+    post_name: Mapped[str] = mapped_column(String(64))
+    sort: Mapped[int] = mapped_column(default=0)
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class Dict(IdMixin, TreeMixin, SoftDeleteMixin, Base):
+    __tablename__ = "blade_dict"
+    code: Mapped[str] = mapped_column(String(255), index=True)
+    dict_key: Mapped[str] = mapped_column(String(255))
+    dict_value: Mapped[str] = mapped_column(String(255))
+    remark: Mapped[str | None] = mapped_column(String(255))
+    is_sealed: Mapped[int] = mapped_column(default=0)
+
+
+class DictBiz(IdMixin, TenantMixin, TreeMixin, SoftDeleteMixin, Base):
+    __tablename__ = "blade_dict_biz"
+    code: Mapped[str] = mapped_column(String(255), index=True)
+    dict_key: Mapped[str] = mapped_column(String(255))
+    dict_value: Mapped[str] = mapped_column(String(255))
+    remark: Mapped[str | None] = mapped_column(String(255))
+    is_sealed: Mapped[int] = mapped_column(default=0)
+
+
+class Param(BaseEntity, Base):
+    __tablename__ = "blade_param"
+    param_name: Mapped[str] = mapped_column(String(255))
+    param_key: Mapped[str] = mapped_column(String(255), index=True)
+    param_value: Mapped[str] = mapped_column(Text)
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class Client(BaseEntity, Base):
+    __tablename__ = "blade_client"
+    client_id: Mapped[str] = mapped_column(String(48), index=True)
+    client_secret: Mapped[str] = mapped_column(String(256))
+    resource_ids: Mapped[str | None] = mapped_column(String(256))
+    scope: Mapped[str] = mapped_column(String(256), default="all")
+    authorized_grant_types: Mapped[str] = mapped_column(String(256))
+    web_server_redirect_uri: Mapped[str | None] = mapped_column(String(256))
+    authorities: Mapped[str | None] = mapped_column(String(256))
+    access_token_validity: Mapped[int] = mapped_column(default=3600)
+    refresh_token_validity: Mapped[int] = mapped_column(default=604800)
+    additional_information: Mapped[str | None] = mapped_column(String(4096))
+    autoapprove: Mapped[str | None] = mapped_column(String(256))
+
+
+class ScopeData(BaseEntity, Base):
+    __tablename__ = "blade_scope_data"
+    menu_id: Mapped[int | None] = mapped_column(BigInteger)
+    resource_code: Mapped[str] = mapped_column(String(255), index=True)
+    scope_name: Mapped[str] = mapped_column(String(255))
+    scope_field: Mapped[str | None] = mapped_column(String(255))
+    scope_class: Mapped[str | None] = mapped_column(String(500))
+    scope_column: Mapped[str | None] = mapped_column(String(255))
+    scope_type: Mapped[int] = mapped_column(default=1)
+    scope_value: Mapped[str | None] = mapped_column(String(2000))
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class ScopeApi(BaseEntity, Base):
+    __tablename__ = "blade_scope_api"
+    menu_id: Mapped[int | None] = mapped_column(BigInteger)
+    resource_code: Mapped[str] = mapped_column(String(255), index=True)
+    scope_name: Mapped[str] = mapped_column(String(255))
+    scope_path: Mapped[str | None] = mapped_column(String(255))
+    scope_type: Mapped[int] = mapped_column(default=1)
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class LogUsual(IdMixin, TenantMixin, Base):
+    __tablename__ = "blade_log_usual"
+    service_id: Mapped[str | None] = mapped_column(String(32))
+    log_level: Mapped[str | None] = mapped_column(String(10))
+    log_id: Mapped[str | None] = mapped_column(String(100))
+    log_data: Mapped[str | None] = mapped_column(Text)
+    request_uri: Mapped[str | None] = mapped_column(String(255))
+    user_agent: Mapped[str | None] = mapped_column(String(1000))
+    remote_ip: Mapped[str | None] = mapped_column(String(255))
+    create_by: Mapped[str | None] = mapped_column(String(64))
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MenuVisit(IdMixin, TenantMixin, AuditMixin, Base):
+    __tablename__ = "blade_menu_visit"
+    menu_id: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class Datasource(BaseEntity, Base):
+    __tablename__ = "blade_datasource"
+    name: Mapped[str] = mapped_column(String(100))
+    driver_class: Mapped[str] = mapped_column(String(100))
+    url: Mapped[str] = mapped_column(String(500))
+    username: Mapped[str | None] = mapped_column(String(50))
+    password: Mapped[str | None] = mapped_column(String(255))
+    remark: Mapped[str | None] = mapped_column(String(255))

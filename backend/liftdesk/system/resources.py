@@ -1,0 +1,223 @@
+"""The system context's resources: one declaration each; routes, paging, filters and scoping come from core."""
+
+from __future__ import annotations
+
+from liftdesk.core.registry import CRUD_OPS, REGISTRY, TREE_OPS, Resource
+from liftdesk.system import models as m
+from liftdesk.system import schemas as s
+from liftdesk.system import service as svc
+
+SYS = "/api/blade-system"
+ADMINISTRATOR_ONLY = ("administrator",)
+ADMINS = ("administrator", "admin")
+
+PARAM = REGISTRY.register(
+    Resource(
+        name="param",
+        model=m.Param,
+        prefix=f"{SYS}/param",
+        schema_in=s.ParamIn,
+        schema_out=s.ParamOut,
+        code="param",
+        label="param_name",
+        unique=(("param_key",),),
+        write_roles=ADMINISTRATOR_ONLY,
+        default_order=("-create_time",),
+    )
+)
+DICT = REGISTRY.register(
+    Resource(
+        name="dict",
+        model=m.Dict,
+        prefix=f"{SYS}/dict",
+        schema_in=s.DictIn,
+        schema_out=s.DictOut,
+        code="dict",
+        label="dict_value",
+        unique=(("code", "dict_key"),),
+        write_roles=ADMINISTRATOR_ONLY,
+        ops={"list": "list", "tree": "tree", "detail": "detail", "submit": "submit", "remove": "remove"},
+        hooks=svc.DictHooks(m.Dict),
+    )
+)
+DICT_BIZ = REGISTRY.register(
+    Resource(
+        name="dict_biz",
+        model=m.DictBiz,
+        prefix=f"{SYS}/dict-biz",
+        schema_in=s.DictIn,
+        schema_out=s.DictBizOut,
+        code="dictbiz",
+        label="dict_value",
+        unique=(("code", "dict_key"),),
+        write_roles=ADMINS,
+        ops={"list": "list", "tree": "tree", "detail": "detail", "submit": "submit", "remove": "remove"},
+        hooks=svc.DictHooks(m.DictBiz),
+    )
+)
+POST = REGISTRY.register(
+    Resource(
+        name="post",
+        model=m.Post,
+        prefix=f"{SYS}/post",
+        schema_in=s.PostIn,
+        schema_out=s.PostOut,
+        code="post",
+        label="post_name",
+        unique=(("post_code",),),
+        write_roles=ADMINS,
+        ops={**CRUD_OPS, "page": "page", "select": "select"},
+        hooks=svc.PostHooks(),
+    )
+)
+CLIENT = REGISTRY.register(
+    Resource(
+        name="client",
+        model=m.Client,
+        prefix=f"{SYS}/client",
+        schema_in=s.ClientIn,
+        schema_out=s.ClientOut,
+        code="client",
+        label="client_id",
+        unique=(("client_id",),),
+        read_roles=ADMINISTRATOR_ONLY,
+        write_roles=ADMINISTRATOR_ONLY,
+    )
+)
+TENANT = REGISTRY.register(
+    Resource(
+        name="tenant",
+        model=m.Tenant,
+        prefix=f"{SYS}/tenant",
+        schema_in=s.TenantIn,
+        schema_out=s.TenantOut,
+        code="tenant",
+        label="tenant_name",
+        unique=(("tenant_name",),),
+        read_roles=ADMINISTRATOR_ONLY,
+        write_roles=ADMINISTRATOR_ONLY,
+        ops={**CRUD_OPS, "select": "select"},
+        hooks=svc.TenantHooks(),
+        default_order=("tenant_id",),
+    )
+)
+ROLE = REGISTRY.register(
+    Resource(
+        name="role",
+        model=m.Role,
+        prefix=f"{SYS}/role",
+        schema_in=s.RoleIn,
+        schema_out=s.RoleOut,
+        code="role",
+        label="role_name",
+        unique=(("role_alias",), ("role_name",)),
+        write_roles=ADMINS,
+        ops={**TREE_OPS, "select": "select"},
+        hooks=svc.RoleHooks(),
+    )
+)
+MENU = REGISTRY.register(
+    Resource(
+        name="menu",
+        model=m.Menu,
+        prefix=f"{SYS}/menu",
+        schema_in=s.MenuIn,
+        schema_out=s.MenuOut,
+        code="menu",
+        label="name",
+        unique=(("code",),),
+        write_roles=ADMINISTRATOR_ONLY,
+        ops={**TREE_OPS, "lazy-list": "lazy_tree"},
+        hooks=svc.MenuHooks(),
+    )
+)
+TOP_MENU = REGISTRY.register(
+    Resource(
+        name="topmenu",
+        model=m.TopMenu,
+        prefix=f"{SYS}/topmenu",
+        schema_in=s.TopMenuIn,
+        schema_out=s.TopMenuOut,
+        code="topmenu",
+        label="name",
+        unique=(("code",),),
+        write_roles=ADMINS,
+        hooks=svc.TopMenuHooks(),
+    )
+)
+DEPT = REGISTRY.register(
+    Resource(
+        name="dept",
+        model=m.Dept,
+        prefix=f"{SYS}/dept",
+        schema_in=s.DeptIn,
+        schema_out=s.DeptOut,
+        code="dept",
+        label="dept_name",
+        write_roles=ADMINS,
+        ancestors=True,
+        ops={**TREE_OPS, "select": "select"},
+        hooks=svc.DeptHooks(),
+    )
+)
+USER = REGISTRY.register(
+    Resource(
+        name="user",
+        model=m.User,
+        prefix="/api/blade-user",
+        schema_in=s.UserIn,
+        schema_out=s.UserOut,
+        code="user",
+        label="real_name",
+        unique=(("account",),),
+        write_roles=ADMINS,
+        ops={
+            "page": "page",
+            "list": "page",
+            "detail": "detail",
+            "submit": "submit",
+            "update": "submit",
+            "remove": "remove",
+        },
+        hooks=svc.UserHooks(),
+        default_order=("-create_time",),
+    )
+)
+DATA_SCOPE = REGISTRY.register(
+    Resource(
+        name="data_scope",
+        model=m.ScopeData,
+        prefix=f"{SYS}/data-scope",
+        schema_in=s.ScopeDataIn,
+        schema_out=s.ScopeDataOut,
+        code="data_scope",
+        label="scope_name",
+        write_roles=ADMINISTRATOR_ONLY,
+    )
+)
+API_SCOPE = REGISTRY.register(
+    Resource(
+        name="api_scope",
+        model=m.ScopeApi,
+        prefix=f"{SYS}/api-scope",
+        schema_in=s.ScopeApiIn,
+        schema_out=s.ScopeApiOut,
+        code="api_scope",
+        label="scope_name",
+        write_roles=ADMINISTRATOR_ONLY,
+    )
+)
+DATASOURCE = REGISTRY.register(
+    Resource(
+        name="datasource",
+        model=m.Datasource,
+        prefix="/api/blade-develop/datasource",
+        schema_in=s.DatasourceIn,
+        schema_out=s.DatasourceOut,
+        code="datasource",
+        label="name",
+        unique=(("name",),),
+        read_roles=ADMINISTRATOR_ONLY,
+        write_roles=ADMINISTRATOR_ONLY,
+    )
+)

@@ -1,0 +1,240 @@
+"""What clients submit (``XIn``, written by hand with its rules) and what they get back (``XOut``, derived)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, field_validator
+
+from liftdesk.core.schemas import Id, IdList, Schema, Time, out_schema
+from liftdesk.system import models as m
+
+Text = Annotated[str, Field(min_length=1, max_length=255)]
+Short = Annotated[str, Field(min_length=1, max_length=64)]
+Opt = Annotated[str | None, Field(default=None, max_length=255)]
+Sort = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
+
+
+class ParamIn(Schema):
+    id: Id | None = None
+    param_name: Text
+    param_key: Text
+    param_value: Annotated[str, Field(min_length=1, max_length=4000)]
+    remark: Opt = None
+
+
+class DictIn(Schema):
+    id: Id | None = None
+    parent_id: Id | None = 0
+    code: Text
+    dict_key: Text
+    dict_value: Text
+    sort: Sort
+    is_sealed: Annotated[int, Field(ge=0, le=1)] = 0
+    remark: Opt = None
+
+
+class PostIn(Schema):
+    id: Id | None = None
+    category: int | None = None
+    post_code: Annotated[str, Field(min_length=1, max_length=12)]
+    post_name: Short
+    sort: Sort
+    remark: Opt = None
+
+
+class ClientIn(Schema):
+    id: Id | None = None
+    client_id: Annotated[str, Field(min_length=1, max_length=48)]
+    client_secret: Annotated[str, Field(min_length=6, max_length=256)]
+    scope: Text = "all"
+    authorized_grant_types: Text = "refresh_token,password,captcha"
+    access_token_validity: Annotated[int, Field(ge=60, le=31_536_000)] = 3600
+    refresh_token_validity: Annotated[int, Field(ge=60, le=31_536_000)] = 604800
+    resource_ids: Opt = None
+    web_server_redirect_uri: Opt = None
+    authorities: Opt = None
+    autoapprove: Opt = None
+    additional_information: Annotated[str | None, Field(default=None, max_length=4096)] = None
+
+
+class TenantIn(Schema):
+    id: Id | None = None
+    tenant_id: Annotated[str | None, Field(default=None, max_length=12)] = None
+    tenant_name: Annotated[str, Field(min_length=1, max_length=50)]
+    domain: Opt = None
+    background_url: Opt = None
+    linkman: Annotated[str | None, Field(default=None, max_length=20)] = None
+    contact_number: Annotated[str | None, Field(default=None, max_length=20)] = None
+    address: Opt = None
+    account_number: Annotated[int, Field(ge=-1)] = -1
+    expire_time: Time | None = None
+    package_id: Id | None = None
+
+
+class RoleIn(Schema):
+    id: Id | None = None
+    parent_id: Id | None = 0
+    role_name: Short
+    role_alias: Short
+    sort: Sort
+
+
+class MenuIn(Schema):
+    id: Id | None = None
+    parent_id: Id | None = 0
+    code: Text
+    name: Text
+    alias: Text
+    path: Opt = None
+    source: Opt = None
+    sort: Sort
+    category: Annotated[int, Field(ge=1, le=2)] = 1
+    action: Annotated[int, Field(ge=0, le=3)] = 0
+    is_open: Annotated[int, Field(ge=0, le=2)] = 1
+    remark: Opt = None
+
+
+class TopMenuIn(Schema):
+    id: Id | None = None
+    code: Text
+    name: Text
+    source: Opt = None
+    sort: Sort
+
+
+class DeptIn(Schema):
+    id: Id | None = None
+    parent_id: Id | None = 0
+    dept_name: Annotated[str, Field(min_length=1, max_length=45)]
+    full_name: Annotated[str | None, Field(default=None, max_length=45)] = None
+    dept_category: int = 1
+    sort: Sort
+    remark: Opt = None
+    dept_logo: Annotated[str | None, Field(default=None, max_length=500)] = None
+
+
+class UserIn(Schema):
+    id: Id | None = None
+    account: Annotated[str, Field(min_length=2, max_length=45)]
+    password: Annotated[str | None, Field(default=None, min_length=6, max_length=64)] = None
+    name: Annotated[str, Field(min_length=1, max_length=20)]
+    real_name: Annotated[str, Field(min_length=1, max_length=20)]
+    code: Annotated[str | None, Field(default=None, max_length=12)] = None
+    user_type: int = 1
+    email: Annotated[str | None, Field(default=None, max_length=45)] = None
+    phone: Annotated[str | None, Field(default=None, max_length=45)] = None
+    sex: int | None = None
+    birthday: Time | None = None
+    avatar: Annotated[str | None, Field(default=None, max_length=500)] = None
+    role_id: IdList
+    dept_id: IdList
+    post_id: IdList = ""
+
+    @field_validator("role_id", "dept_id")
+    @classmethod
+    def _not_empty(cls, v: str) -> str:
+        if not v:
+            raise ValueError("required")
+        return v
+
+
+class ScopeDataIn(Schema):
+    id: Id | None = None
+    menu_id: Id | None = None
+    resource_code: Text
+    scope_name: Text
+    scope_field: Opt = "*"
+    scope_class: Annotated[str | None, Field(default=None, max_length=500)] = None
+    scope_column: Opt = "create_dept"
+    scope_type: Annotated[int, Field(ge=1, le=5)] = 1
+    scope_value: Annotated[str | None, Field(default=None, max_length=2000)] = None
+    remark: Opt = None
+
+
+class ScopeApiIn(Schema):
+    id: Id | None = None
+    menu_id: Id | None = None
+    resource_code: Text
+    scope_name: Text
+    scope_path: Opt = None
+    scope_type: Annotated[int, Field(ge=1, le=2)] = 1
+    remark: Opt = None
+
+
+class UserOutBase(Schema):
+    account: str
+    name: str | None = None
+    real_name: str | None = None
+    code: str | None = None
+    user_type: int | None = None
+    email: str | None = None
+    phone: str | None = None
+    sex: int | None = None
+    birthday: Time | None = None
+    avatar: str | None = None
+    role_id: str = ""
+    dept_id: str = ""
+    post_id: str = ""
+
+
+ParamOut = out_schema("ParamOut", ParamIn, m.Param)
+DictOut = out_schema("DictOut", DictIn, m.Dict, parent_name=(str | None, None))
+DictBizOut = out_schema("DictBizOut", DictIn, m.DictBiz, parent_name=(str | None, None))
+PostOut = out_schema("PostOut", PostIn, m.Post, category_name=(str | None, None))
+ClientOut = out_schema("ClientOut", ClientIn, m.Client)
+TenantOut = out_schema("TenantOut", TenantIn, m.Tenant)
+RoleOut = out_schema("RoleOut", RoleIn, m.Role, parent_name=(str | None, None))
+MenuOut = out_schema(
+    "MenuOut",
+    MenuIn,
+    m.Menu,
+    parent_name=(str | None, None),
+    category_name=(str | None, None),
+    action_name=(str | None, None),
+    is_open_name=(str | None, None),
+)
+TopMenuOut = out_schema("TopMenuOut", TopMenuIn, m.TopMenu)
+DeptOut = out_schema(
+    "DeptOut",
+    DeptIn,
+    m.Dept,
+    ancestors=(str | None, None),
+    parent_name=(str | None, None),
+    dept_category_name=(str | None, None),
+    invite_code=(str | None, None),
+)
+UserOut = out_schema(
+    "UserOut",
+    UserOutBase,
+    m.User,
+    tenant_name=(str | None, None),
+    role_name=(str | None, None),
+    dept_name=(str | None, None),
+    post_name=(str | None, None),
+    sex_name=(str | None, None),
+    user_type_name=(str | None, None),
+)
+ScopeDataOut = out_schema("ScopeDataOut", ScopeDataIn, m.ScopeData)
+ScopeApiOut = out_schema("ScopeApiOut", ScopeApiIn, m.ScopeApi)
+
+
+class DatasourceOutBase(Schema):
+    name: str
+    driver_class: str
+    url: str
+    username: str | None = None
+    remark: str | None = None
+
+
+class DatasourceIn(DatasourceOutBase):
+    id: Id | None = None
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    driver_class: Annotated[str, Field(min_length=1, max_length=100)]
+    url: Annotated[str, Field(min_length=1, max_length=500)]
+    username: Annotated[str | None, Field(default=None, max_length=50)] = None
+    password: Annotated[str | None, Field(default=None, max_length=255)] = None
+    remark: Opt = None
+
+
+DatasourceOut = out_schema("DatasourceOut", DatasourceOutBase, m.Datasource)

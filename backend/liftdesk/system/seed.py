@@ -1,0 +1,289 @@
+"""Seed data: tenant 000000, admin / admin, roles, posts, clients, parameters, dictionaries and the menus of the
+screens that exist. Idempotent: it does nothing when tenant 000000 is already there."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from liftdesk.core.security import hash_password, md5_hex
+from liftdesk.system import models as m
+
+ROOT_DEPT = 1123598813738675201
+ADMINISTRATOR_ROLE = 1123598816738675201
+ADMIN_USER = 1123598821738675201
+
+DICTS: list[tuple[str, str, list[tuple[str, str]]]] = [
+    ("sex", "性别", [("1", "男"), ("2", "女"), ("3", "未知")]),
+    (
+        "notice",
+        "通知类型",
+        [
+            ("1", "发布通知"),
+            ("2", "批转通知"),
+            ("3", "转发通知"),
+            ("4", "指示通知"),
+            ("5", "任免通知"),
+            ("6", "事务通知"),
+        ],
+    ),
+    ("menu_category", "菜单类型", [("1", "菜单"), ("2", "按钮")]),
+    ("button_func", "按钮功能", [("1", "工具栏"), ("2", "操作栏"), ("3", "工具操作栏")]),
+    ("yes_no", "是否", [("1", "否"), ("2", "是")]),
+    ("flow", "流程类型", [("1", "请假流程"), ("2", "报销流程")]),
+    ("org_category", "机构类型", [("1", "公司"), ("2", "部门"), ("3", "小组")]),
+    (
+        "data_scope_type",
+        "数据权限",
+        [("1", "全部可见"), ("2", "本人可见"), ("3", "所在机构可见"), ("4", "所在机构及子级可见"), ("5", "自定义")],
+    ),
+    ("api_scope_type", "接口权限", [("1", "系统接口"), ("2", "业务接口")]),
+    ("scope_category", "权限类型", [("1", "数据权限"), ("2", "接口权限")]),
+    ("oss", "对象存储", [("1", "minio"), ("2", "七牛云"), ("3", "阿里云"), ("4", "腾讯云")]),
+    ("sms", "短信服务", [("1", "云片"), ("2", "七牛云"), ("3", "阿里云"), ("4", "腾讯云")]),
+    ("post_category", "岗位类型", [("1", "高层"), ("2", "中层"), ("3", "基层"), ("4", "其他")]),
+    (
+        "region",
+        "行政区划",
+        [("0", "国家"), ("1", "省份/直辖市"), ("2", "地市"), ("3", "区县"), ("4", "乡镇"), ("5", "村委")],
+    ),
+    ("user_type", "用户平台", [("1", "WEB"), ("2", "APP"), ("3", "OTHER")]),
+    (
+        "car_type",
+        "车辆类型",
+        [
+            ("0", "柴油内燃叉车"),
+            ("1", "汽油内燃叉车"),
+            ("2", "天然气内燃叉车"),
+            ("3", "铅酸电动叉车"),
+            ("4", "锂电电动叉车"),
+            ("5", "电动搬运车"),
+            ("6", "前移式叉车"),
+            ("7", "电动牵引车"),
+            ("8", "堆高车"),
+        ],
+    ),
+    ("car_status", "车辆状态", [("0", "正常"), ("1", "停用"), ("2", "维修中")]),
+]
+
+PARAMS = [
+    ("是否开启注册功能", "account.registerUser", "true"),
+    ("账号初始密码", "account.initPassword", "123456"),
+    ("账号错误锁定次数", "account.failCount", "5"),
+    ("租户默认管理密码", "tenant.default.password", "admin"),
+    ("租户默认账号额度", "tenant.default.accountNumber", "100"),
+    ("租户默认菜单集合", "tenant.default.menuCode", "user,dept,post,dictbiz,topmenu,role"),
+]
+
+# (code, name, alias, path, icon, sort, children)
+MenuSpec = tuple[str, str, str, str, str, int, list["MenuSpec"]]
+MENUS: list[MenuSpec] = [
+    (
+        "authority",
+        "权限管理",
+        "authority",
+        "/authority",
+        "iconfont icon-safety",
+        98,
+        [
+            ("role", "角色管理", "role", "/authority/role", "iconfont icon-team", 1, []),
+        ],
+    ),
+    (
+        "system",
+        "系统管理",
+        "system",
+        "/system",
+        "iconfont icon-setting",
+        99,
+        [
+            ("user", "用户管理", "user", "/system/user", "iconfont icon-user", 1, []),
+            ("dept", "机构管理", "dept", "/system/dept", "iconfont icon-apartment", 2, []),
+            ("post", "岗位管理", "post", "/system/post", "iconfont icon-idcard", 3, []),
+            ("dict", "系统字典", "dict", "/system/dict", "iconfont icon-book", 4, []),
+            ("dictbiz", "业务字典", "dictbiz", "/system/dictbiz", "iconfont icon-read", 5, []),
+            ("menu", "菜单管理", "menu", "/system/menu", "iconfont icon-menu", 6, []),
+            ("topmenu", "顶部菜单", "topmenu", "/system/topmenu", "iconfont icon-appstore", 7, []),
+            ("param", "参数管理", "param", "/system/param", "iconfont icon-control", 8, []),
+            ("tenant", "租户管理", "tenant", "/system/tenant", "iconfont icon-bank", 9, []),
+            ("client", "应用管理", "client", "/system/client", "iconfont icon-api", 10, []),
+        ],
+    ),
+]
+BUTTONS = [("add", "新增", 1, 1), ("edit", "修改", 2, 2), ("view", "查看", 2, 3), ("delete", "删除", 3, 4)]
+
+
+async def seed(session: AsyncSession) -> bool:
+    """Write the seed rows; return False when they were already there."""
+    exists = await session.execute(select(m.Tenant.id).where(m.Tenant.tenant_id == "000000"))
+    if exists.first() is not None:
+        return False
+    session.add(m.Tenant(tenant_id="000000", tenant_name="管理组", linkman="admin", account_number=-1))
+    session.add_all(
+        [
+            m.Dept(
+                id=ROOT_DEPT,
+                tenant_id="000000",
+                parent_id=0,
+                ancestors="0",
+                dept_name="Liftdesk 演示公司",
+                full_name="Liftdesk 演示公司",
+                dept_category=1,
+                sort=1,
+                invite_code="LIFTDESK",
+            ),
+            m.Dept(
+                id=ROOT_DEPT + 1,
+                tenant_id="000000",
+                parent_id=ROOT_DEPT,
+                ancestors=f"0,{ROOT_DEPT}",
+                dept_name="华东仓储中心",
+                full_name="华东仓储中心",
+                dept_category=2,
+                sort=1,
+                invite_code="EAST0001",
+            ),
+            m.Dept(
+                id=ROOT_DEPT + 2,
+                tenant_id="000000",
+                parent_id=ROOT_DEPT,
+                ancestors=f"0,{ROOT_DEPT}",
+                dept_name="华南仓储中心",
+                full_name="华南仓储中心",
+                dept_category=2,
+                sort=2,
+                invite_code="SOUTH001",
+            ),
+        ]
+    )
+    roles = [
+        m.Role(
+            id=ADMINISTRATOR_ROLE,
+            tenant_id="000000",
+            parent_id=0,
+            role_name="超级管理员",
+            role_alias="administrator",
+            sort=1,
+        ),
+        m.Role(
+            id=ADMINISTRATOR_ROLE + 1, tenant_id="000000", parent_id=0, role_name="管理员", role_alias="admin", sort=2
+        ),
+        m.Role(
+            id=ADMINISTRATOR_ROLE + 2,
+            tenant_id="000000",
+            parent_id=0,
+            role_name="维修人员",
+            role_alias="maintenance",
+            sort=3,
+        ),
+        m.Role(
+            id=ADMINISTRATOR_ROLE + 3,
+            tenant_id="000000",
+            parent_id=0,
+            role_name="普通司机",
+            role_alias="driver",
+            sort=4,
+        ),
+    ]
+    session.add_all(roles)
+    posts = [
+        ("ceo", "首席执行官", 1),
+        ("coo", "首席运营官", 1),
+        ("cfo", "首席财务官", 1),
+        ("cto", "首席技术官", 1),
+        ("cio", "首席信息官", 1),
+        ("pm", "技术经理", 2),
+        ("hrm", "人力经理", 2),
+        ("staff", "人力专员", 3),
+    ]
+    post_rows = [
+        m.Post(tenant_id="000000", category=c, post_code=code, post_name=name, sort=i + 1)
+        for i, (code, name, c) in enumerate(posts)
+    ]
+    session.add_all(post_rows)
+    await session.flush()
+    session.add(
+        m.User(
+            id=ADMIN_USER,
+            tenant_id="000000",
+            account="admin",
+            password=hash_password(md5_hex("admin")),
+            name="管理员",
+            real_name="管理员",
+            email="admin@liftdesk.local",
+            phone="",
+            user_type=1,
+            role_id=str(ADMINISTRATOR_ROLE),
+            dept_id=str(ROOT_DEPT),
+            post_id=str(post_rows[0].id),
+        )
+    )
+    session.add(m.UserDept(user_id=ADMIN_USER, dept_id=ROOT_DEPT))
+    session.add_all(
+        [
+            m.Client(
+                client_id=cid,
+                client_secret=secret,
+                scope="all",
+                authorized_grant_types="refresh_token,password,authorization_code,captcha,social",
+                access_token_validity=3600,
+                refresh_token_validity=604800,
+            )
+            for cid, secret in (("sword", "sword_secret"), ("saber", "saber_secret"))
+        ]
+    )
+    session.add_all(m.Param(param_name=n, param_key=k, param_value=v) for n, k, v in PARAMS)
+    for i, (code, name, items) in enumerate(DICTS):
+        root = m.Dict(parent_id=0, code=code, dict_key="-1", dict_value=name, sort=i + 1)
+        session.add(root)
+        await session.flush()
+        session.add_all(
+            m.Dict(parent_id=root.id, code=code, dict_key=k, dict_value=v, sort=j + 1) for j, (k, v) in enumerate(items)
+        )
+    menu_ids = await _menus(session, MENUS, 0)
+    admin_codes = {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system"}
+    for code, ident in menu_ids.items():
+        if code in admin_codes or code.rsplit("_", 1)[0] in admin_codes:
+            session.add(m.RoleMenu(role_id=ADMINISTRATOR_ROLE + 1, menu_id=ident))
+    await session.commit()
+    return True
+
+
+async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for code, name, alias, path, icon, sort, children in specs:
+        row = m.Menu(
+            parent_id=parent,
+            code=code,
+            name=name,
+            alias=alias,
+            path=path,
+            source=icon,
+            sort=sort,
+            category=1,
+            action=0,
+            is_open=1,
+        )
+        session.add(row)
+        await session.flush()
+        ids[code] = row.id
+        if children:
+            ids.update(await _menus(session, children, row.id))
+        else:
+            for action, label, func, order in BUTTONS:
+                button = m.Menu(
+                    parent_id=row.id,
+                    code=f"{code}_{action}",
+                    name=label,
+                    alias=action,
+                    path=f"{path}/{action}",
+                    source="",
+                    sort=order,
+                    category=2,
+                    action=func,
+                    is_open=1,
+                )
+                session.add(button)
+                await session.flush()
+                ids[button.code] = button.id
+    return ids

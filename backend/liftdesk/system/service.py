@@ -1,0 +1,348 @@
+"""Business rules of the system context: the hooks its resources use, and the services its endpoints call."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from liftdesk.core.crud import Ctx
+from liftdesk.core.envelope import Forbidden, ServiceError
+from liftdesk.core.i18n import t
+from liftdesk.core.registry import Hooks
+from liftdesk.core.security import ADMINISTRATOR, TENANT_ADMIN, hash_password, md5_hex
+from liftdesk.system import models as m
+
+
+async def dict_labels(session: AsyncSession, code: str) -> dict[str, str]:
+    rows = await session.execute(
+        select(m.Dict.dict_key, m.Dict.dict_value).where(
+            m.Dict.code == code, m.Dict.parent_id != 0, m.Dict.is_deleted == 0
+        )
+    )
+    return {k: v for k, v in rows.all()}
+
+
+async def param_value(session: AsyncSession, key: str, default: str) -> str:
+    row = await session.execute(
+        select(m.Param.param_value).where(m.Param.param_key == key, m.Param.is_deleted == 0).limit(1)
+    )
+    value = row.scalar_one_or_none()
+    return value if value is not None else default
+
+
+def _csv(text: str | None) -> list[int]:
+    return [int(p) for p in (text or "").split(",") if p.strip().isdigit()]
+
+
+async def _names(ctx: Ctx, model: Any, label: str, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    rows = await ctx.session.execute(select(model.id, getattr(model, label)).where(model.id.in_(ids)))
+    return {i: n for i, n in rows.all()}
+
+
+async def _parent_names(ctx: Ctx, rows: list[dict[str, Any]], model: Any, label: str) -> None:
+    names = await _names(ctx, model, label, {r["parent_id"] for r in rows if r.get("parent_id")})
+    for r in rows:
+        r["parent_name"] = names.get(r.get("parent_id") or 0, "")
+
+
+class ParamHooks(Hooks):
+    pass
+
+
+class DictHooks(Hooks):
+    def __init__(self, model: type[m.Dict] | type[m.DictBiz]) -> None:
+        self.model = model
+
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if obj.parent_id:
+            parent: Any = await ctx.session.get(self.model, obj.parent_id)
+            if parent is not None:
+                obj.code = parent.code
+        elif not creating and "code" in data:
+            # Renaming a root's code renames its entries.
+            old = await ctx.session.execute(select(self.model.code).where(self.model.id == obj.id))
+            old_code = old.scalar_one_or_none()
+            if old_code and old_code != obj.code:
+                kids = await ctx.session.execute(ctx.scope.select(self.model).where(self.model.parent_id == obj.id))
+                for kid in kids.scalars():
+                    kid.code = obj.code
+        if not obj.parent_id and not obj.dict_key:
+            obj.dict_key = "-1"
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        await _parent_names(ctx, rows, self.model, "dict_value")
+        return rows
+
+
+class PostHooks(Hooks):
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        labels = await dict_labels(ctx.session, "post_category")
+        for r in rows:
+            r["category_name"] = labels.get(str(r.get("category")), "")
+        return rows
+
+
+class RoleHooks(Hooks):
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if obj.role_alias == ADMINISTRATOR and not ctx.principal.is_administrator:
+            raise Forbidden(t("admin_role_only"), 403)
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        for r in rows:
+            if r.role_alias == ADMINISTRATOR:
+                raise ServiceError(t("cannot_delete_builtin", value=r.role_name))
+        ids = [r.id for r in rows]
+        await ctx.session.execute(delete(m.RoleMenu).where(m.RoleMenu.role_id.in_(ids)))
+        await ctx.session.execute(delete(m.RoleScope).where(m.RoleScope.role_id.in_(ids)))
+
+    def filter(self, ctx: Ctx, stmt: Any) -> Any:
+        if not ctx.principal.is_administrator:
+            stmt = stmt.where(m.Role.role_alias != ADMINISTRATOR)
+        return stmt
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        await _parent_names(ctx, rows, m.Role, "role_name")
+        return rows
+
+
+class MenuHooks(Hooks):
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if obj.parent_id:
+            parent = await ctx.session.get(m.Menu, obj.parent_id)
+            if parent is not None and parent.category == 2:
+                raise ServiceError(t("bad_parent"))
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        ids = [r.id for r in rows]
+        await ctx.session.execute(delete(m.RoleMenu).where(m.RoleMenu.menu_id.in_(ids)))
+        await ctx.session.execute(delete(m.TopMenuSetting).where(m.TopMenuSetting.menu_id.in_(ids)))
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        await _parent_names(ctx, rows, m.Menu, "name")
+        cats = await dict_labels(ctx.session, "menu_category")
+        funcs = await dict_labels(ctx.session, "button_func")
+        yes_no = await dict_labels(ctx.session, "yes_no")
+        for r in rows:
+            r["category_name"] = cats.get(str(r.get("category")), "")
+            r["action_name"] = funcs.get(str(r.get("action")), "")
+            r["is_open_name"] = yes_no.get(str(r.get("is_open")), "")
+        return rows
+
+
+class TopMenuHooks(Hooks):
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        ids = [r.id for r in rows]
+        await ctx.session.execute(delete(m.TopMenuSetting).where(m.TopMenuSetting.top_menu_id.in_(ids)))
+
+
+class DeptHooks(Hooks):
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if creating and not obj.invite_code:
+            obj.invite_code = secrets.token_hex(4).upper()
+        if not obj.full_name:
+            obj.full_name = obj.dept_name
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        ids = [r.id for r in rows]
+        used = await ctx.session.execute(select(m.UserDept.id).where(m.UserDept.dept_id.in_(ids)).limit(1))
+        if used.first() is not None:
+            raise ServiceError(t("dept_has_users"))
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        await _parent_names(ctx, rows, m.Dept, "dept_name")
+        labels = await dict_labels(ctx.session, "org_category")
+        for r in rows:
+            r["dept_category_name"] = labels.get(str(r.get("dept_category")), "")
+        return rows
+
+
+class UserHooks(Hooks):
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if creating:
+            plain = data.get("password")
+            if not plain:
+                raise ServiceError(t("field_required", field="password"))
+            obj.password = hash_password(md5_hex(plain))
+            await _check_quota(ctx)
+        elif "password" in data:
+            # Passwords change through update-password / reset-password, never through submit.
+            await ctx.session.refresh(obj, ["password"])
+        await _check_refs(ctx, obj)
+
+    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        await ctx.session.execute(delete(m.UserDept).where(m.UserDept.user_id == obj.id))
+        for dept_id in _csv(obj.dept_id):
+            ctx.session.add(m.UserDept(user_id=obj.id, dept_id=dept_id))
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        if any(r.id == ctx.principal.user_id for r in rows):
+            raise ServiceError(t("cannot_delete_self"))
+        await ctx.session.execute(delete(m.UserDept).where(m.UserDept.user_id.in_([r.id for r in rows])))
+
+    def filter(self, ctx: Ctx, stmt: Any) -> Any:
+        dept = ctx.params.get("deptId", "")
+        if dept.isdigit():
+            tree = select(m.Dept.id).where((m.Dept.id == int(dept)) | m.Dept.ancestors.like(f"%{int(dept)}%"))
+            users = select(m.UserDept.user_id).where(m.UserDept.dept_id.in_(tree))
+            stmt = stmt.where(m.User.id.in_(users))
+        return stmt
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        role_ids = {i for r in rows for i in _csv(r.get("role_id"))}
+        dept_ids = {i for r in rows for i in _csv(r.get("dept_id"))}
+        post_ids = {i for r in rows for i in _csv(r.get("post_id"))}
+        roles = await _names(ctx, m.Role, "role_name", role_ids)
+        depts = await _names(ctx, m.Dept, "dept_name", dept_ids)
+        posts = await _names(ctx, m.Post, "post_name", post_ids)
+        tenants = dict((await ctx.session.execute(select(m.Tenant.tenant_id, m.Tenant.tenant_name))).all())
+        sexes = await dict_labels(ctx.session, "sex")
+        types = await dict_labels(ctx.session, "user_type")
+        for r in rows:
+            r["role_name"] = ",".join(roles[i] for i in _csv(r.get("role_id")) if i in roles)
+            r["dept_name"] = ",".join(depts[i] for i in _csv(r.get("dept_id")) if i in depts)
+            r["post_name"] = ",".join(posts[i] for i in _csv(r.get("post_id")) if i in posts)
+            r["tenant_name"] = tenants.get(str(r.get("tenant_id")), "")
+            r["sex_name"] = sexes.get(str(r.get("sex")), "")
+            r["user_type_name"] = types.get(str(r.get("user_type")), "")
+        return rows
+
+
+async def _check_quota(ctx: Ctx) -> None:
+    tenant = (
+        await ctx.session.execute(select(m.Tenant).where(m.Tenant.tenant_id == ctx.scope.tenant_id))
+    ).scalar_one_or_none()
+    if tenant is None or tenant.account_number < 0:
+        return
+    from liftdesk.core.crud import count
+
+    used = await count(ctx, ctx.scope.select(m.User))
+    if used >= tenant.account_number:
+        raise ServiceError(t("tenant_quota"))
+
+
+async def _check_refs(ctx: Ctx, obj: m.User) -> None:
+    """Roles, organisations and posts named on a user must exist in the user's tenant."""
+    for ids, model, field in (
+        (_csv(obj.role_id), m.Role, "roleId"),
+        (_csv(obj.dept_id), m.Dept, "deptId"),
+        (_csv(obj.post_id), m.Post, "postId"),
+    ):
+        if not ids:
+            continue
+        found = await ctx.session.execute(ctx.scope.select(model).with_only_columns(model.id).where(model.id.in_(ids)))
+        if len(set(found.scalars().all())) != len(set(ids)):
+            raise ServiceError(t("field_invalid", field=field))
+        if model is m.Role and not ctx.principal.is_administrator:
+            admin = await ctx.session.execute(
+                select(m.Role.id).where(m.Role.id.in_(ids), m.Role.role_alias == ADMINISTRATOR)
+            )
+            if admin.first() is not None:
+                raise Forbidden(t("admin_role_only"), 403)
+
+
+class TenantHooks(Hooks):
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if creating:
+            while True:
+                candidate = f"{secrets.randbelow(900000) + 100000:06d}"
+                taken = await ctx.session.execute(select(m.Tenant.id).where(m.Tenant.tenant_id == candidate))
+                if taken.first() is None:
+                    break
+            obj.tenant_id = candidate
+        elif "tenant_id" in data:
+            await ctx.session.refresh(obj, ["tenant_id"])
+
+    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if creating:
+            await provision_tenant(ctx.session, obj)
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        for r in rows:
+            if r.tenant_id == "000000":
+                raise ServiceError(t("cannot_delete_builtin", value=r.tenant_name))
+
+
+async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> None:
+    """A new tenant gets an admin role with the default menus, a root organisation, post ceo, a copy of the
+    business dictionaries and an ``admin`` account (password = parameter ``tenant.default.password``)."""
+    tid = tenant.tenant_id
+    role = m.Role(tenant_id=tid, parent_id=0, role_name="管理员", role_alias=TENANT_ADMIN, sort=1)
+    dept = m.Dept(
+        tenant_id=tid,
+        parent_id=0,
+        ancestors="0",
+        dept_name=tenant.tenant_name,
+        full_name=tenant.tenant_name,
+        dept_category=1,
+        sort=1,
+        invite_code=secrets.token_hex(4).upper(),
+    )
+    post = m.Post(tenant_id=tid, category=1, post_code="ceo", post_name="首席执行官", sort=1)
+    session.add_all([role, dept, post])
+    await session.flush()
+    codes = (await param_value(session, "tenant.default.menuCode", "")).split(",")
+    menus = (await session.execute(select(m.Menu).where(m.Menu.is_deleted == 0))).scalars().all()
+    granted = _with_subtrees(list(menus), {c.strip() for c in codes if c.strip()})
+    session.add_all(m.RoleMenu(role_id=role.id, menu_id=i) for i in granted)
+    biz = (
+        (await session.execute(select(m.DictBiz).where(m.DictBiz.tenant_id == "000000", m.DictBiz.is_deleted == 0)))
+        .scalars()
+        .all()
+    )
+    id_map: dict[int, int] = {}
+    for row in sorted(biz, key=lambda r: r.parent_id):
+        copy = m.DictBiz(
+            tenant_id=tid,
+            parent_id=id_map.get(row.parent_id, 0),
+            code=row.code,
+            dict_key=row.dict_key,
+            dict_value=row.dict_value,
+            sort=row.sort,
+            remark=row.remark,
+            is_sealed=row.is_sealed,
+        )
+        session.add(copy)
+        await session.flush()
+        id_map[row.id] = copy.id
+    password = await param_value(session, "tenant.default.password", "admin")
+    user = m.User(
+        tenant_id=tid,
+        account="admin",
+        name="管理员",
+        real_name="管理员",
+        password=hash_password(md5_hex(password)),
+        role_id=str(role.id),
+        dept_id=str(dept.id),
+        post_id=str(post.id),
+        user_type=1,
+    )
+    session.add(user)
+    await session.flush()
+    session.add(m.UserDept(user_id=user.id, dept_id=dept.id))
+
+
+def _with_subtrees(menus: list[m.Menu], codes: set[str]) -> set[int]:
+    children: dict[int, list[m.Menu]] = {}
+    for row in menus:
+        children.setdefault(row.parent_id, []).append(row)
+    out: set[int] = set()
+    stack = [row for row in menus if row.code in codes]
+    while stack:
+        row = stack.pop()
+        if row.id in out:
+            continue
+        out.add(row.id)
+        stack.extend(children.get(row.id, []))
+    by_id = {row.id: row for row in menus}
+    for i in list(out):  # ancestors too, so that the tree shows
+        p = by_id[i].parent_id
+        while p and p not in out and p in by_id:
+            out.add(p)
+            p = by_id[p].parent_id
+    return out

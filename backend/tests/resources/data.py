@@ -1,0 +1,106 @@
+"""Test data for every registered resource: what to create, one change, one filter.
+
+The generic suite (test_generic.py) runs the same checks over all of them; the meta-test fails when a registered
+resource has neither an entry here nor an exemption with a written reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tests.conftest import Api, seed_ids
+
+Factory = Callable[[Api, str], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Case:
+    create: Factory
+    change: tuple[str, Any]  # field, new value
+    filter_field: str  # a field whose created value finds the row with the resource's list filter
+    tenant_scoped: bool = True
+
+
+async def _param(api: Api, tenant: str) -> dict[str, Any]:
+    return {"paramName": api.unique("name "), "paramKey": api.unique("key."), "paramValue": "v", "remark": "r"}
+
+
+async def _dict(api: Api, tenant: str) -> dict[str, Any]:
+    return {"code": api.unique("code_"), "dictKey": "-1", "dictValue": api.unique("dict "), "sort": 1,
+            "isSealed": 0, "parentId": "0"}
+
+
+async def _post(api: Api, tenant: str) -> dict[str, Any]:
+    return {"postCode": api.unique("p")[:12], "postName": api.unique("post "), "sort": 3, "category": 2}
+
+
+async def _client(api: Api, tenant: str) -> dict[str, Any]:
+    return {"clientId": api.unique("cli"), "clientSecret": "secret-123", "scope": "all",
+            "authorizedGrantTypes": "password,refresh_token", "accessTokenValidity": 3600,
+            "refreshTokenValidity": 7200}
+
+
+async def _tenant(api: Api, tenant: str) -> dict[str, Any]:
+    return {"tenantName": api.unique("Tenant "), "linkman": "Li", "contactNumber": "13800000000",
+            "accountNumber": 10}
+
+
+async def _role(api: Api, tenant: str) -> dict[str, Any]:
+    return {"roleName": api.unique("role "), "roleAlias": api.unique("alias"), "sort": 5, "parentId": "0"}
+
+
+async def _menu(api: Api, tenant: str) -> dict[str, Any]:
+    code = api.unique("menu")
+    return {"code": code, "name": api.unique("Menu "), "alias": code, "path": f"/test/{code}", "sort": 9,
+            "category": 1, "parentId": "0"}
+
+
+async def _topmenu(api: Api, tenant: str) -> dict[str, Any]:
+    return {"code": api.unique("top"), "name": api.unique("Top "), "sort": 2}
+
+
+async def _dept(api: Api, tenant: str) -> dict[str, Any]:
+    return {"deptName": api.unique("Dept "), "sort": 4, "deptCategory": 2, "parentId": "0"}
+
+
+async def _user(api: Api, tenant: str) -> dict[str, Any]:
+    ids = await seed_ids(api, tenant)
+    return {"account": api.unique("u"), "password": "secret-1", "name": "Tester", "realName": "Tester",
+            "roleId": ids["role"], "deptId": ids["dept"], "postId": ids["post"], "sex": 1}
+
+
+async def _data_scope(api: Api, tenant: str) -> dict[str, Any]:
+    return {"resourceCode": api.unique("res"), "scopeName": api.unique("scope "), "scopeType": 3,
+            "scopeColumn": "create_dept"}
+
+
+async def _api_scope(api: Api, tenant: str) -> dict[str, Any]:
+    return {"resourceCode": api.unique("res"), "scopeName": api.unique("api "), "scopePath": "/api/x"}
+
+
+async def _datasource(api: Api, tenant: str) -> dict[str, Any]:
+    return {"name": api.unique("ds "), "driverClass": "org.postgresql.Driver",
+            "url": "jdbc:postgresql://127.0.0.1:5432/x", "username": "u", "password": "p"}
+
+
+CASES: dict[str, Case] = {
+    "param": Case(_param, ("paramValue", "changed"), "paramKey", tenant_scoped=False),
+    "dict": Case(_dict, ("dictValue", "changed"), "code", tenant_scoped=False),
+    "dict_biz": Case(_dict, ("dictValue", "changed"), "code"),
+    "post": Case(_post, ("postName", "changed"), "postCode"),
+    "client": Case(_client, ("scope", "server"), "clientId", tenant_scoped=False),
+    "tenant": Case(_tenant, ("linkman", "Wang"), "tenantName", tenant_scoped=False),
+    "role": Case(_role, ("roleName", "changed"), "roleAlias"),
+    "menu": Case(_menu, ("name", "changed"), "code", tenant_scoped=False),
+    "topmenu": Case(_topmenu, ("name", "changed"), "code"),
+    "dept": Case(_dept, ("remark", "changed"), "deptName"),
+    "user": Case(_user, ("realName", "Changed"), "account"),
+    "data_scope": Case(_data_scope, ("scopeName", "changed"), "resourceCode", tenant_scoped=False),
+    "api_scope": Case(_api_scope, ("scopeName", "changed"), "resourceCode", tenant_scoped=False),
+    "datasource": Case(_datasource, ("url", "jdbc:postgresql://127.0.0.1:5432/y"), "name", tenant_scoped=False),
+}
+
+# Resources exempt from the generic suite, each with the reason.
+EXEMPTIONS: dict[str, str] = {}
