@@ -52,10 +52,18 @@ class Api:
         return f"{prefix}{uuid.uuid4().hex[:6]}{self.counter}"
 
     async def login(self, account: str, password: str, tenant: str = "000000", **extra: str) -> httpx.Response:
-        params = {"tenantId": tenant, "username": account, "password": md5(password), "grant_type": "password",
-                  "scope": "all", "type": "account", **extra}
-        return await self.client.post("/api/blade-auth/oauth/token", params=params,
-                                      headers={"Authorization": BASIC, "Tenant-Id": tenant})
+        params = {
+            "tenantId": tenant,
+            "username": account,
+            "password": md5(password),
+            "grant_type": "password",
+            "scope": "all",
+            "type": "account",
+            **extra,
+        }
+        return await self.client.post(
+            "/api/blade-auth/oauth/token", params=params, headers={"Authorization": BASIC, "Tenant-Id": tenant}
+        )
 
     async def token(self, account: str, password: str, tenant: str = "000000") -> str:
         key = f"{tenant}/{account}"
@@ -65,13 +73,15 @@ class Api:
             self.tokens[key] = r.json()["access_token"]
         return self.tokens[key]
 
-    async def headers(self, who: str = "admin", tenant: str = "000000", password: str | None = None,
-                      lang: str = "zh-CN") -> dict[str, str]:
+    async def headers(
+        self, who: str = "admin", tenant: str = "000000", password: str | None = None, lang: str = "zh-CN"
+    ) -> dict[str, str]:
         tok = await self.token(who, password or who, tenant)
         return {"Blade-Auth": f"bearer {tok}", "Authorization": BASIC, "Accept-Language": lang}
 
-    async def call(self, method: str, path: str, who: str = "admin", tenant: str = "000000",
-                   password: str | None = None, **kw: Any) -> dict[str, Any]:
+    async def call(
+        self, method: str, path: str, who: str = "admin", tenant: str = "000000", password: str | None = None, **kw: Any
+    ) -> dict[str, Any]:
         headers = {**(await self.headers(who, tenant, password)), **kw.pop("headers", {})}
         r = await self.client.request(method, path, headers=headers, **kw)
         body: dict[str, Any] = r.json()

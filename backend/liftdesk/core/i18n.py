@@ -46,7 +46,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Third-party sign-in is not configured yet",
     ),
     "refresh_invalid": ("刷新令牌无效或已过期", "The refresh token is invalid or expired"),
-    "user_disabled": ("账号已被禁用", "The account is disabled"),
+    "user_disabled": (
+        "账号未启用或已被禁用, 请联系管理员",
+        "The account is not enabled yet or disabled; ask an administrator",
+    ),
+    "register_closed": ("注册功能未开启", "Self-registration is switched off"),
+    "register_pending": (
+        "注册申请已提交,请耐心等待管理员通过!",
+        "Registration submitted; wait for an administrator to approve it",
+    ),
     "password_mismatch": ("两次输入的密码不一致", "The two passwords do not match"),
     "old_password_wrong": ("原密码不正确", "The old password is wrong"),
     "admin_role_only": ("只有超级管理员可以执行此操作", "Only the super administrator may do this"),

@@ -448,16 +448,24 @@ async def top_menu_grant(session: SessionDep, me: CurrentUser, body: TopGrantIn)
     return ok(True)
 
 
-@router.get(f"{SYS}/menu/menu-list", tags=["menu"], response_model=r_list_of(crud.tree_schema(s.MenuOut)),
-            summary="Menus only (no buttons) as a tree, filtered by code / name, for choosing a parent")
+@router.get(
+    f"{SYS}/menu/menu-list",
+    tags=["menu"],
+    response_model=r_list_of(crud.tree_schema(s.MenuOut)),
+    summary="Menus only (no buttons) as a tree, filtered by code / name, for choosing a parent",
+)
 async def menu_list(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
     params = {**request.query_params, "category_equal": "1"}
     return ok(await crud.tree_list(await crud.Ctx.build(session, me, res.MENU, params)))
 
 
-@router.get(f"{SYS}/menu/lazy-menu-list", tags=["menu"], response_model=r_list_of(s.MenuOut),
-            summary="Menus only (no buttons) directly under parentId")
-async def lazy_menu_list(request: Request, session: SessionDep, me: CurrentUser, parentId: str = "0") -> R[Any]:  # noqa: N803
+@router.get(
+    f"{SYS}/menu/lazy-menu-list",
+    tags=["menu"],
+    response_model=r_list_of(s.MenuOut),
+    summary="Menus only (no buttons) directly under parentId",
+)
+async def lazy_menu_list(request: Request, session: SessionDep, me: CurrentUser, parentId: str = "0") -> R[Any]:
     pid = parentId if parentId.isdigit() else "0"
     params = {**request.query_params, "category_equal": "1", "parentId_equal": pid}
     return ok(await crud.all_rows(await crud.Ctx.build(session, me, res.MENU, params)))
@@ -596,6 +604,85 @@ async def tenant_datasource(
     tenant.datasource_id = ds_id
     await session.commit()
     return ok(True)
+
+
+# ---------------------------------------------------------------- users (beyond CRUD)
+
+
+@router.post("/api/blade-user/unlock", tags=["user"], summary="Clear the sign-in failure count of users")
+async def unlock_users(session: SessionDep, me: CurrentUser, userIds: str = "") -> R[bool]:
+    from liftdesk.core.kv import KV
+
+    c = await crud.Ctx.build(session, me, res.USER)
+    await c.require("edit")
+    ids = crud.parse_ids(userIds)
+    users = (await session.execute(c.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
+    if len(users) != len(set(ids)):
+        raise ServiceError(t("not_found"))
+    await KV(session).delete(*(auth.fail_key(u.tenant_id, u.account) for u in users))
+    await session.commit()
+    return ok(True)
+
+
+class GuestIn(Schema):
+    tenant_id: str = ""
+    name: Annotated[str, Field(max_length=20)] = ""
+    account: Annotated[str, Field(max_length=45)] = ""
+    password: Annotated[str, Field(max_length=64)] = ""
+    password2: Annotated[str, Field(max_length=64)] = ""
+    oauth_id: Annotated[str, Field(max_length=64)] = ""
+
+
+@router.post(
+    "/api/blade-user/register-guest",
+    tags=["user"],
+    summary="Self-registration: a pending account an administrator approves (status 0 until then)",
+)
+async def register_guest(session: SessionDep, body: GuestIn) -> R[bool]:
+    from liftdesk.core.security import hash_password, md5_hex
+    from liftdesk.system.service import param_value
+
+    if (await param_value(session, "account.registerUser", "false")).lower() != "true":
+        raise Forbidden(t("register_closed"), 403)
+    for field, value in (
+        ("tenantId", body.tenant_id),
+        ("account", body.account),
+        ("password", body.password),
+        ("password2", body.password2),
+    ):
+        if not value.strip():
+            raise ServiceError(t("field_required", field=field))
+    if body.password != body.password2:
+        raise ServiceError(t("password_mismatch"))
+    if len(body.password) < 6:
+        raise ServiceError(t("field_too_short", field="password", limit=6))
+    tenant = (
+        await session.execute(select(m.Tenant).where(m.Tenant.tenant_id == body.tenant_id, m.Tenant.is_deleted == 0))
+    ).scalar_one_or_none()
+    if tenant is None:
+        raise ServiceError(t("tenant_not_found"))
+    taken = await session.execute(
+        select(m.User.id).where(
+            m.User.tenant_id == tenant.tenant_id, m.User.account == body.account, m.User.is_deleted == 0
+        )
+    )
+    if taken.first() is not None:
+        raise ServiceError(t("duplicate", field="account", value=body.account))
+    session.add(
+        m.User(
+            tenant_id=tenant.tenant_id,
+            account=body.account,
+            name=body.name or body.account,
+            real_name=body.name or body.account,
+            password=hash_password(md5_hex(body.password)),
+            status=0,
+            role_id="",
+            dept_id="",
+            post_id="",
+        )
+    )
+    await session.commit()
+    return ok(True, t("register_pending"))
 
 
 # ---------------------------------------------------------------- shell helpers

@@ -65,8 +65,7 @@ POST = REGISTRY.register(
         code="post",
         label="post_name",
         unique=(("post_code",),),
-        write_roles=ADMINS,
-        ops={**CRUD_OPS, "page": "page", "select": "select"},
+                ops={**CRUD_OPS, "page": "page", "select": "select"},
         hooks=svc.PostHooks(),
     )
 )

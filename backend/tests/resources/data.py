@@ -28,8 +28,14 @@ async def _param(api: Api, tenant: str) -> dict[str, Any]:
 
 
 async def _dict(api: Api, tenant: str) -> dict[str, Any]:
-    return {"code": api.unique("code_"), "dictKey": "-1", "dictValue": api.unique("dict "), "sort": 1,
-            "isSealed": 0, "parentId": "0"}
+    return {
+        "code": api.unique("code_"),
+        "dictKey": "-1",
+        "dictValue": api.unique("dict "),
+        "sort": 1,
+        "isSealed": 0,
+        "parentId": "0",
+    }
 
 
 async def _post(api: Api, tenant: str) -> dict[str, Any]:
@@ -37,14 +43,18 @@ async def _post(api: Api, tenant: str) -> dict[str, Any]:
 
 
 async def _client(api: Api, tenant: str) -> dict[str, Any]:
-    return {"clientId": api.unique("cli"), "clientSecret": "secret-123", "scope": "all",
-            "authorizedGrantTypes": "password,refresh_token", "accessTokenValidity": 3600,
-            "refreshTokenValidity": 7200}
+    return {
+        "clientId": api.unique("cli"),
+        "clientSecret": "secret-123",
+        "scope": "all",
+        "authorizedGrantTypes": "password,refresh_token",
+        "accessTokenValidity": 3600,
+        "refreshTokenValidity": 7200,
+    }
 
 
 async def _tenant(api: Api, tenant: str) -> dict[str, Any]:
-    return {"tenantName": api.unique("Tenant "), "linkman": "Li", "contactNumber": "13800000000",
-            "accountNumber": 10}
+    return {"tenantName": api.unique("Tenant "), "linkman": "Li", "contactNumber": "13800000000", "accountNumber": 10}
 
 
 async def _role(api: Api, tenant: str) -> dict[str, Any]:
@@ -53,8 +63,15 @@ async def _role(api: Api, tenant: str) -> dict[str, Any]:
 
 async def _menu(api: Api, tenant: str) -> dict[str, Any]:
     code = api.unique("menu")
-    return {"code": code, "name": api.unique("Menu "), "alias": code, "path": f"/test/{code}", "sort": 9,
-            "category": 1, "parentId": "0"}
+    return {
+        "code": code,
+        "name": api.unique("Menu "),
+        "alias": code,
+        "path": f"/test/{code}",
+        "sort": 9,
+        "category": 1,
+        "parentId": "0",
+    }
 
 
 async def _topmenu(api: Api, tenant: str) -> dict[str, Any]:
@@ -67,13 +84,25 @@ async def _dept(api: Api, tenant: str) -> dict[str, Any]:
 
 async def _user(api: Api, tenant: str) -> dict[str, Any]:
     ids = await seed_ids(api, tenant)
-    return {"account": api.unique("u"), "password": "secret-1", "name": "Tester", "realName": "Tester",
-            "roleId": ids["role"], "deptId": ids["dept"], "postId": ids["post"], "sex": 1}
+    return {
+        "account": api.unique("u"),
+        "password": "secret-1",
+        "name": "Tester",
+        "realName": "Tester",
+        "roleId": ids["role"],
+        "deptId": ids["dept"],
+        "postId": ids["post"],
+        "sex": 1,
+    }
 
 
 async def _data_scope(api: Api, tenant: str) -> dict[str, Any]:
-    return {"resourceCode": api.unique("res"), "scopeName": api.unique("scope "), "scopeType": 3,
-            "scopeColumn": "create_dept"}
+    return {
+        "resourceCode": api.unique("res"),
+        "scopeName": api.unique("scope "),
+        "scopeType": 3,
+        "scopeColumn": "create_dept",
+    }
 
 
 async def _api_scope(api: Api, tenant: str) -> dict[str, Any]:
@@ -81,8 +110,13 @@ async def _api_scope(api: Api, tenant: str) -> dict[str, Any]:
 
 
 async def _datasource(api: Api, tenant: str) -> dict[str, Any]:
-    return {"name": api.unique("ds "), "driverClass": "org.postgresql.Driver",
-            "url": "jdbc:postgresql://127.0.0.1:5432/x", "username": "u", "password": "p"}
+    return {
+        "name": api.unique("ds "),
+        "driverClass": "org.postgresql.Driver",
+        "url": "jdbc:postgresql://127.0.0.1:5432/x",
+        "username": "u",
+        "password": "p",
+    }
 
 
 CASES: dict[str, Case] = {

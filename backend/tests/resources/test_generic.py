@@ -97,7 +97,9 @@ async def test_filters(api: Api, name: str) -> None:
     assert row["id"] not in not_equal and other["id"] in not_equal
     right = {r["id"] for r in await listed(api, res, {f"{f}_likeright": value[:-1]})}
     assert row["id"] in right
-    created = {r["id"] for r in await listed(api, res, {"createTime_dategt": "2000-01-01 00:00:00", f"{f}_equal": value})}
+    created = {
+        r["id"] for r in await listed(api, res, {"createTime_dategt": "2000-01-01 00:00:00", f"{f}_equal": value})
+    }
     later = {r["id"] for r in await listed(api, res, {"createTime_dategt": "2999-01-01 00:00:00", f"{f}_equal": value})}
     if "create_time" in res.columns:
         assert row["id"] in created and not later
@@ -165,20 +167,29 @@ async def driver(api: Api) -> str:
     """A user of tenant 000000 whose only role (ordinary driver) has been granted nothing."""
     ids = await seed_ids(api)
     account = api.unique("drv")
-    r = await api.post("/api/blade-user/submit", json={
-        "account": account, "password": "driver-1", "name": "Driver", "realName": "Driver",
-        "roleId": ids["driver"], "deptId": ids["child_dept"]})
+    r = await api.post(
+        "/api/blade-user/submit",
+        json={
+            "account": account,
+            "password": "driver-1",
+            "name": "Driver",
+            "realName": "Driver",
+            "roleId": ids["driver"],
+            "deptId": ids["child_dept"],
+        },
+    )
     assert r["code"] == 200, r
     return account
 
 
 @pytest.mark.parametrize("name", NAMES)
 async def test_without_permission_is_403(api: Api, driver: str, name: str) -> None:
-    res, payload, row = await create(api, name)
+    res, _payload, row = await create(api, name)
     who = {"who": driver, "password": "driver-1"}
     new = await api.post(op(res, "submit") or "", json=await CASES[name].create(api, "000000"), **who)
-    upd = await api.post(op(res, "submit") or "", json={"id": row["id"], CASES[name].change[0]: CASES[name].change[1]},
-                         **who)
+    upd = await api.post(
+        op(res, "submit") or "", json={"id": row["id"], CASES[name].change[0]: CASES[name].change[1]}, **who
+    )
     rem = await api.post(op(res, "remove") or "", params={"ids": row["id"]}, **who)
     assert (new["_status"], upd["_status"], rem["_status"]) == (403, 403, 403), (new, upd, rem)
     assert new["code"] == 403 and new["success"] is False
