@@ -203,7 +203,7 @@ async def test_new_tenant_is_provisioned_and_isolated(api: Api, tenants: Tenants
     paths = {c["path"] for top in routes for c in top.get("children", [])}
     assert "/system/user" in paths and "/system/param" not in paths, "tenant admins get the default menus only"
     users = (await api.get("/api/blade-user/page", **b))["data"]["records"]
-    assert [u["account"] for u in users] == ["admin"] and users[0]["tenantId"] == tenants.b
+    assert "admin" in {u["account"] for u in users} and {u["tenantId"] for u in users} == {tenants.b}
     buttons = (await api.get("/api/blade-system/menu/buttons", **b))["data"]
     codes = {btn["code"] for menu in buttons for btn in menu.get("children", [])}
     assert "user_add" in codes and "param_add" not in codes
