@@ -40,7 +40,9 @@ def operation_id(route: APIRoute) -> str:
 
 def load_contexts() -> None:
     """Import every context so that its resources register before the registry freezes."""
-    import liftdesk.system.resources  # noqa: F401
+    import liftdesk.fleet.models
+    import liftdesk.system.resources
+    import liftdesk.telemetry.models  # noqa: F401
 
 
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:

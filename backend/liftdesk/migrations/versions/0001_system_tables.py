@@ -1,7 +1,7 @@
 """system tables
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 05:40:58.863021
 """
 from __future__ import annotations

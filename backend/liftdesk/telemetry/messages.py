@@ -1,0 +1,80 @@
+"""The one canonical message every adapter (JT/T 808 gateway, MQTT, HTTP ingest) turns terminal data into.
+
+Times are naive UTC. Units are fixed: km/h, km, kg, g, degrees, volts, amperes, °C, millivolts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+STATUS_ACC = 1 << 0
+STATUS_FIX = 1 << 1
+ALARM_COLLISION = 1 << 29
+
+
+class ChargeState(StrEnum):
+    IDLE = "idle"
+    CHARGING = "charging"
+    DISCHARGING = "discharging"
+
+
+@dataclass(frozen=True, slots=True)
+class Battery:
+    soc_pct: float
+    voltage_v: float
+    current_a: float = 0.0
+    charge_state: ChargeState = ChargeState.IDLE
+    temperatures_c: tuple[float, ...] = ()
+    cell_voltages_mv: tuple[int, ...] = ()
+    liquid_low: bool = False
+
+    @property
+    def max_temperature_c(self) -> float | None:
+        return max(self.temperatures_c) if self.temperatures_c else None
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One sample of a vehicle: where it was and what it was doing at ``time``."""
+
+    time: datetime
+    lat: float
+    lon: float
+    speed_kmh: float = 0.0
+    direction: int = 0
+    altitude_m: int = 0
+    alarm: int = 0
+    status: int = STATUS_ACC | STATUS_FIX
+    mileage_km: float | None = None
+    load_kg: float | None = None
+    impact_g: float | None = None
+    impact_direction: int | None = None
+    seat_belt: bool | None = None
+    fork_height_mm: int | None = None
+    lock_level: int | None = None
+    speed_limit_kmh: float | None = None
+    battery: Battery | None = None
+    fault_codes: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def acc(self) -> bool:
+        return bool(self.status & STATUS_ACC)
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.status & STATUS_FIX)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What one terminal sent in one message: one fix, or a batch (0x0704, possibly blind-zone backfill)."""
+
+    device: str
+    fixes: tuple[Fix, ...]
+    received_at: datetime
+    backfill: bool = False
+    source: str = "jt808"

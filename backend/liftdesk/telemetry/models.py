@@ -1,0 +1,133 @@
+"""Telemetry storage: positions, latest state per vehicle, events, daily aggregates, commands.
+
+On PostgreSQL ``fics_position`` is partitioned by tenant, then by month (see the migration and
+``store.PartitionKeeper``), so a tenant's retention drops whole partitions; its primary key (tenant, vehicle, device
+time) is what makes a re-sent position land exactly once.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import BigInteger, Date, Float, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from liftdesk.core.db import Base, IdMixin, TenantMixin, utcnow
+
+
+class Position(Base):
+    __tablename__ = "fics_position"
+    tenant_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    device_time: Mapped[datetime] = mapped_column(primary_key=True)
+    server_time: Mapped[datetime] = mapped_column(default=utcnow)
+    lat: Mapped[float] = mapped_column(Float)
+    lon: Mapped[float] = mapped_column(Float)
+    speed: Mapped[float] = mapped_column(Float, default=0.0)
+    direction: Mapped[int] = mapped_column(default=0)
+    altitude: Mapped[int] = mapped_column(default=0)
+    alarm: Mapped[int] = mapped_column(BigInteger, default=0)
+    status: Mapped[int] = mapped_column(BigInteger, default=0)
+    mileage_km: Mapped[float | None] = mapped_column(Float)
+    load_kg: Mapped[float | None] = mapped_column(Float)
+    extra: Mapped[str | None] = mapped_column(Text)
+
+
+class VehicleState(TenantMixin, Base):
+    """The latest known state of a vehicle, kept current by the pipeline."""
+
+    __tablename__ = "fics_car_state"
+    vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    device_number: Mapped[str | None] = mapped_column(String(20))
+    device_time: Mapped[datetime | None]
+    server_time: Mapped[datetime | None]
+    lat: Mapped[float | None] = mapped_column(Float)
+    lon: Mapped[float | None] = mapped_column(Float)
+    speed: Mapped[float] = mapped_column(Float, default=0.0)
+    direction: Mapped[int] = mapped_column(default=0)
+    alarm: Mapped[int] = mapped_column(BigInteger, default=0)
+    status: Mapped[int] = mapped_column(BigInteger, default=0)
+    acc: Mapped[bool] = mapped_column(default=False)
+    state: Mapped[str] = mapped_column(String(16), default="off")
+    state_since: Mapped[datetime | None]
+    mileage_km: Mapped[float | None] = mapped_column(Float)
+    load_kg: Mapped[float | None] = mapped_column(Float)
+    soc_pct: Mapped[float | None] = mapped_column(Float)
+    lock_level: Mapped[int | None]
+    speed_limit_kmh: Mapped[float | None] = mapped_column(Float)
+    online: Mapped[bool] = mapped_column(default=False)
+    last_seen: Mapped[datetime | None]
+    driver_name: Mapped[str | None] = mapped_column(String(64))
+    driver_card: Mapped[str | None] = mapped_column(String(32))
+    open_events: Mapped[str | None] = mapped_column(Text)  # JSON: kind -> event id of alarms in progress
+    extra: Mapped[str | None] = mapped_column(Text)
+
+
+class Event(IdMixin, TenantMixin, Base):
+    """An alarm or a state event. Alarms with a duration stay open (``end_time`` null) until they clear."""
+
+    __tablename__ = "fics_event"
+    __table_args__ = (Index("ix_fics_event_vehicle_time", "vehicle_id", "begin_time"),)
+    vehicle_id: Mapped[int] = mapped_column(BigInteger)
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    kind: Mapped[str] = mapped_column(String(32), index=True)
+    level: Mapped[int] = mapped_column(default=1)
+    begin_time: Mapped[datetime]
+    end_time: Mapped[datetime | None]
+    value: Mapped[float | None] = mapped_column(Float)
+    max_value: Mapped[float | None] = mapped_column(Float)
+    limit_value: Mapped[float | None] = mapped_column(Float)
+    lat: Mapped[float | None] = mapped_column(Float)
+    lon: Mapped[float | None] = mapped_column(Float)
+    driver_name: Mapped[str | None] = mapped_column(String(64))
+    detail: Mapped[str | None] = mapped_column(Text)
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DailyStat(TenantMixin, Base):
+    """Per vehicle and local day: seconds in each state, distance and alarm counts (fleet-domain §4)."""
+
+    __tablename__ = "fics_car_daily"
+    vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    boot_s: Mapped[float] = mapped_column(Float, default=0.0)
+    move_s: Mapped[float] = mapped_column(Float, default=0.0)
+    load_s: Mapped[float] = mapped_column(Float, default=0.0)
+    move_load_s: Mapped[float] = mapped_column(Float, default=0.0)
+    work_s: Mapped[float] = mapped_column(Float, default=0.0)
+    distance_km: Mapped[float] = mapped_column(Float, default=0.0)
+    collision_n: Mapped[int] = mapped_column(default=0)
+    speeding_n: Mapped[int] = mapped_column(default=0)
+    overload_n: Mapped[int] = mapped_column(default=0)
+    fence_n: Mapped[int] = mapped_column(default=0)
+    battery_n: Mapped[int] = mapped_column(default=0)
+    fault_n: Mapped[int] = mapped_column(default=0)
+    other_n: Mapped[int] = mapped_column(default=0)
+
+    @property
+    def idle_s(self) -> float:
+        return max(0.0, self.boot_s - self.work_s)
+
+
+class Command(IdMixin, TenantMixin, Base):
+    """A command to a terminal: pending → sent → acknowledged | failed | timeout."""
+
+    __tablename__ = "fics_command"
+    __table_args__ = (Index("ix_fics_command_device_status", "device_number", "status"),)
+    vehicle_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    device_number: Mapped[str] = mapped_column(String(20))
+    msg_id: Mapped[int]
+    name: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[str] = mapped_column(Text, default="{}")
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(default=0)
+    serial: Mapped[int | None]
+    result: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(String(255))
+    create_user: Mapped[int | None] = mapped_column(BigInteger)
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_time: Mapped[datetime | None]
+    done_time: Mapped[datetime | None]
+    expire_time: Mapped[datetime | None]

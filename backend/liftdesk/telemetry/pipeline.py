@@ -1,0 +1,555 @@
+"""The telemetry pipeline: one ordered list of stages every fix goes through, then one durable write per batch.
+
+    order (per terminal, by device time) → late / duplicate → odometer → durations → state machine →
+    collision → speeding → overload → battery → faults → offline cleared → position → remember
+
+``Pipeline.submit`` returns only when the report's batch is committed, so a terminal is acknowledged only after
+its data is durable. One writer task drains the queue in batches: that keeps per-vehicle order and lets positions
+be written in bulk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta, timezone
+from typing import Any
+
+from sqlalchemy import select
+
+from liftdesk.core.bus import Bus
+from liftdesk.core.db import Database, utcnow
+from liftdesk.core.ids import next_id
+from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.system.models import Param
+from liftdesk.telemetry.messages import ALARM_COLLISION, Fix, Report
+from liftdesk.telemetry.models import VehicleState
+from liftdesk.telemetry.rules import PARAM_KEYS, Thresholds, collision_level
+
+log = logging.getLogger("liftdesk.pipeline")
+LIVE_TOPIC = "live.vehicle"
+
+STATE_OFF, STATE_IDLE, STATE_MOVING, STATE_LOADED = "off", "idle", "moving", "loaded"
+ALARM_COUNTERS = {
+    "collision": "collision_n",
+    "speeding": "speeding_n",
+    "overload": "overload_n",
+    "fence": "fence_n",
+    "fault": "fault_n",
+}
+
+
+@dataclass
+class OpenAlarm:
+    event_id: int
+    begin: datetime
+    value: float
+    max_value: float
+
+
+@dataclass
+class VehicleCtx:
+    vehicle_id: int
+    tenant_id: str
+    mechanism_id: int | None
+    device: str
+    limits: Thresholds
+    last: Fix | None = None
+    state: str = STATE_OFF
+    state_since: datetime | None = None
+    mileage_km: float | None = None
+    open: dict[str, OpenAlarm] = field(default_factory=dict)
+    driver_name: str | None = None
+
+
+@dataclass
+class Batch:
+    """Everything one durable write carries."""
+
+    tz: timezone
+    positions: list[dict[str, Any]] = field(default_factory=list)
+    states: dict[int, VehicleCtx] = field(default_factory=dict)
+    new_events: list[dict[str, Any]] = field(default_factory=list)
+    closed_events: list[dict[str, Any]] = field(default_factory=list)
+    daily: dict[tuple[int, date], dict[str, Any]] = field(default_factory=dict)
+    late: int = 0
+    duplicates: int = 0
+
+    def day(self, v: VehicleCtx, when: datetime) -> dict[str, Any]:
+        local = when.replace(tzinfo=UTC).astimezone(self.tz).date()
+        key = (v.vehicle_id, local)
+        row = self.daily.get(key)
+        if row is None:
+            row = {
+                "vehicle_id": v.vehicle_id,
+                "day": local,
+                "tenant_id": v.tenant_id,
+                "mechanism_id": v.mechanism_id,
+                "boot_s": 0.0,
+                "move_s": 0.0,
+                "load_s": 0.0,
+                "move_load_s": 0.0,
+                "work_s": 0.0,
+                "distance_km": 0.0,
+                "collision_n": 0,
+                "speeding_n": 0,
+                "overload_n": 0,
+                "fence_n": 0,
+                "battery_n": 0,
+                "fault_n": 0,
+                "other_n": 0,
+            }
+            self.daily[key] = row
+        return row
+
+    def open_alarm(
+        self,
+        v: VehicleCtx,
+        kind: str,
+        fix: Fix,
+        value: float,
+        limit: float | None,
+        level: int = 1,
+        detail: dict[str, Any] | None = None,
+        instant: bool = False,
+    ) -> None:
+        event_id = next_id()
+        self.new_events.append(
+            {
+                "id": event_id,
+                "tenant_id": v.tenant_id,
+                "vehicle_id": v.vehicle_id,
+                "mechanism_id": v.mechanism_id,
+                "kind": kind,
+                "level": level,
+                "begin_time": fix.time,
+                "end_time": fix.time if instant else None,
+                "value": value,
+                "max_value": value,
+                "limit_value": limit,
+                "lat": fix.lat,
+                "lon": fix.lon,
+                "driver_name": v.driver_name,
+                "detail": json.dumps(detail or {}, ensure_ascii=False),
+                "create_time": utcnow(),
+            }
+        )
+        counter = ALARM_COUNTERS.get(kind) or ("battery_n" if kind.startswith("battery") else "other_n")
+        self.day(v, fix.time)[counter] += 1
+        if not instant:
+            v.open[kind] = OpenAlarm(event_id, fix.time, value, value)
+
+    def close_alarm(self, v: VehicleCtx, kind: str, when: datetime) -> None:
+        alarm = v.open.pop(kind, None)
+        if alarm is not None:
+            self.closed_events.append({"id": alarm.event_id, "end_time": when, "max_value": alarm.max_value})
+
+
+Stage = Callable[[Fix, VehicleCtx, Batch], bool]
+
+
+def late_or_duplicate(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    """Older than what we have: kept as a position (a blind-zone backfill fills the track) but it does not
+    drive the state machine backwards. Same time as the last: a re-sent duplicate, dropped."""
+    if v.last is None:
+        return True
+    if fix.time == v.last.time:
+        b.duplicates += 1
+        return False
+    if fix.time < v.last.time:
+        b.late += 1
+        b.positions.append(position_row(fix, v))
+        return False
+    return True
+
+
+def odometer(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    """Distance: the terminal's odometer when it sends one, else the great-circle distance between valid fixes."""
+    last = v.last
+    if fix.mileage_km is not None:
+        if last is not None and v.mileage_km is not None and fix.mileage_km >= v.mileage_km:
+            b.day(v, fix.time)["distance_km"] += fix.mileage_km - v.mileage_km
+        v.mileage_km = fix.mileage_km
+    elif last is not None and fix.valid and last.valid:
+        d = haversine_km(last.lat, last.lon, fix.lat, fix.lon)
+        if d < 5.0:  # a jump beyond what a forklift can travel in one report is a bad fix, not distance
+            b.day(v, fix.time)["distance_km"] += d
+            v.mileage_km = (v.mileage_km or 0.0) + d
+    return True
+
+
+def durations(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    """The previous sample's flags hold from its time until this one (capped): add them to the day(s)."""
+    last = v.last
+    if last is None or not last.acc:
+        return True
+    start = last.time
+    end = min(fix.time, start + timedelta(seconds=v.limits.gap_cap_s))
+    moving = last.speed_kmh >= v.limits.move_kmh
+    loaded = (last.load_kg or 0.0) >= v.limits.load_kg
+    while start < end:
+        local = start.replace(tzinfo=UTC).astimezone(b.tz)
+        midnight = (local + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        cut = min(end, midnight.astimezone(UTC).replace(tzinfo=None))
+        secs = (cut - start).total_seconds()
+        row = b.day(v, start)
+        row["boot_s"] += secs
+        if moving:
+            row["move_s"] += secs
+        if loaded:
+            row["load_s"] += secs
+        if moving and loaded:
+            row["move_load_s"] += secs
+        if moving or loaded:
+            row["work_s"] += secs
+        start = cut
+    return True
+
+
+def state_machine(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    if not fix.acc:
+        new = STATE_OFF
+    elif (fix.load_kg or 0.0) >= v.limits.load_kg:
+        new = STATE_LOADED
+    elif fix.speed_kmh >= v.limits.move_kmh:
+        new = STATE_MOVING
+    else:
+        new = STATE_IDLE
+    if new != v.state or v.state_since is None:
+        v.state, v.state_since = new, fix.time
+    return True
+
+
+def collision(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    threshold = v.limits.collision_g
+    impact = fix.impact_g
+    if impact is not None and impact >= threshold:
+        level = collision_level(impact, threshold)
+        b.open_alarm(
+            v,
+            "collision",
+            fix,
+            impact,
+            threshold,
+            level=level,
+            instant=True,
+            detail={"direction": fix.impact_direction},
+        )
+    elif impact is None and fix.alarm & ALARM_COLLISION and not (v.last and v.last.alarm & ALARM_COLLISION):
+        b.open_alarm(v, "collision", fix, 0.0, threshold, level=1, instant=True, detail={"source": "alarm bit 29"})
+    return True
+
+
+def _interval_alarm(
+    kind: str,
+    value: float | None,
+    limit: float,
+    fix: Fix,
+    v: VehicleCtx,
+    b: Batch,
+    detail: dict[str, Any] | None = None,
+) -> None:
+    current = v.open.get(kind)
+    if value is not None and value > limit:
+        if current is None:
+            b.open_alarm(v, kind, fix, value, limit, detail=detail)
+        else:
+            current.max_value = max(current.max_value, value)
+    elif current is not None:
+        b.close_alarm(v, kind, fix.time)
+
+
+def speeding(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    limit = fix.speed_limit_kmh if fix.speed_limit_kmh else v.limits.speed_limit_kmh
+    _interval_alarm("speeding", fix.speed_kmh if fix.acc else None, limit, fix, v, b)
+    return True
+
+
+def overload(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    _interval_alarm("overload", fix.load_kg, v.limits.overload_kg, fix, v, b)
+    return True
+
+
+def battery(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    bat = fix.battery
+    if bat is None:
+        return True
+    lim = v.limits
+    _interval_alarm("battery_high_voltage", bat.voltage_v, lim.battery_high_v, fix, v, b)
+    _interval_alarm("battery_low_voltage", -bat.voltage_v, -lim.battery_low_v, fix, v, b)
+    _interval_alarm("battery_over_current", abs(bat.current_a), lim.battery_over_current_a, fix, v, b)
+    _interval_alarm("battery_over_temperature", bat.max_temperature_c, lim.battery_over_temp_c, fix, v, b)
+    _interval_alarm("battery_liquid_level", 1.0 if bat.liquid_low else 0.0, 0.5, fix, v, b)
+    return True
+
+
+def faults(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    before = set(v.last.fault_codes) if v.last else set()
+    for code in fix.fault_codes:
+        if code not in before:
+            b.open_alarm(v, "fault", fix, 0.0, None, instant=True, detail={"code": code})
+    return True
+
+
+def offline_cleared(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    b.close_alarm(v, "offline", fix.time)
+    return True
+
+
+def position(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    b.positions.append(position_row(fix, v))
+    return True
+
+
+def remember(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    v.last = fix
+    b.states[v.vehicle_id] = v
+    return True
+
+
+STAGES: list[Stage] = [
+    late_or_duplicate,
+    odometer,
+    durations,
+    state_machine,
+    collision,
+    speeding,
+    overload,
+    battery,
+    faults,
+    offline_cleared,
+    position,
+    remember,
+]
+
+
+def position_row(fix: Fix, v: VehicleCtx) -> dict[str, Any]:
+    extra: dict[str, Any] = dict(fix.extra)
+    for key in ("impact_g", "impact_direction", "seat_belt", "fork_height_mm", "lock_level", "speed_limit_kmh"):
+        value = getattr(fix, key)
+        if value is not None:
+            extra[key] = value
+    if fix.battery is not None:
+        bat = fix.battery
+        extra["battery"] = {
+            "soc": bat.soc_pct,
+            "v": bat.voltage_v,
+            "a": bat.current_a,
+            "state": str(bat.charge_state),
+            "t": list(bat.temperatures_c),
+            "cells": list(bat.cell_voltages_mv),
+        }
+    if fix.fault_codes:
+        extra["faults"] = list(fix.fault_codes)
+    return {
+        "tenant_id": v.tenant_id,
+        "vehicle_id": v.vehicle_id,
+        "device_time": fix.time,
+        "server_time": utcnow(),
+        "lat": fix.lat,
+        "lon": fix.lon,
+        "speed": fix.speed_kmh,
+        "direction": fix.direction,
+        "altitude": fix.altitude_m,
+        "alarm": fix.alarm,
+        "status": fix.status,
+        "mileage_km": fix.mileage_km,
+        "load_kg": fix.load_kg,
+        "extra": json.dumps(extra, ensure_ascii=False) if extra else None,
+    }
+
+
+def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(a)))
+
+
+def run_stages(fixes: list[Fix], v: VehicleCtx, b: Batch, stages: list[Stage] = STAGES) -> None:
+    for fix in sorted(fixes, key=lambda f: f.time):
+        for stage in stages:
+            if not stage(fix, v, b):
+                break
+
+
+def live_view(v: VehicleCtx) -> dict[str, Any]:
+    fix = v.last
+    return {
+        "vehicleId": str(v.vehicle_id),
+        "tenantId": v.tenant_id,
+        "mechanismId": str(v.mechanism_id) if v.mechanism_id else None,
+        "deviceNumber": v.device,
+        "time": fix.time.replace(tzinfo=UTC).isoformat() if fix else None,
+        "lat": fix.lat if fix else None,
+        "lon": fix.lon if fix else None,
+        "speed": fix.speed_kmh if fix else 0.0,
+        "direction": fix.direction if fix else 0,
+        "state": v.state,
+        "acc": fix.acc if fix else False,
+        "loadKg": fix.load_kg if fix else None,
+        "soc": fix.battery.soc_pct if fix and fix.battery else None,
+        "alarms": sorted(v.open),
+        "online": True,
+    }
+
+
+class Pipeline:
+    def __init__(
+        self, db: Database, bus: Bus, tz_minutes: int = 480, max_batch: int = 4000, max_wait_s: float = 0.02
+    ) -> None:
+        from liftdesk.telemetry.store import TelemetryStore
+
+        self.db = db
+        self.bus = bus
+        self.store = TelemetryStore(db)
+        self.tz = timezone(timedelta(minutes=tz_minutes))
+        self.max_batch = max_batch
+        self.max_wait_s = max_wait_s
+        self._queue: asyncio.Queue[tuple[Report, asyncio.Future[None]]] = asyncio.Queue()
+        self._ctx: dict[str, VehicleCtx | None] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._tenant_limits: dict[str, Thresholds] = {}
+        self.written = 0
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="telemetry-pipeline")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def forget(self, device: str | None = None) -> None:
+        """Drop cached vehicle contexts (after a vehicle or its thresholds changed)."""
+        if device is None:
+            self._ctx.clear()
+            self._tenant_limits.clear()
+        else:
+            self._ctx.pop(device, None)
+
+    async def submit(self, report: Report) -> None:
+        """Queue a report; return once it is committed (raise if the write failed)."""
+        if self._task is None:
+            await self.start()
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((report, fut))
+        await fut
+
+    async def _run(self) -> None:
+        while True:
+            first = await self._queue.get()
+            items = [first]
+            count = len(first[0].fixes)
+            deadline = asyncio.get_running_loop().time() + self.max_wait_s
+            while count < self.max_batch:
+                timeout = deadline - asyncio.get_running_loop().time()
+                if timeout <= 0:
+                    break
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), timeout)
+                except TimeoutError:
+                    break
+                items.append(item)
+                count += len(item[0].fixes)
+            try:
+                await self.process([r for r, _ in items])
+            except Exception as exc:
+                log.exception("telemetry batch of %d reports failed; not acknowledged", len(items))
+                for report, fut in items:
+                    self._ctx.pop(report.device, None)  # the cached state may be ahead of the database
+                    if not fut.done():
+                        fut.set_exception(exc)
+            else:
+                for _, fut in items:
+                    if not fut.done():
+                        fut.set_result(None)
+
+    async def process(self, reports: list[Report]) -> Batch:
+        """Run the stages over reports and write the result in one transaction."""
+        batch = Batch(tz=self.tz)
+        by_device: dict[str, list[Fix]] = {}
+        for report in reports:
+            by_device.setdefault(report.device, []).extend(report.fixes)
+        for device, fixes in by_device.items():
+            ctx = await self._context(device)
+            if ctx is None:
+                continue
+            run_stages(fixes, ctx, batch)
+        await self.store.write(batch)
+        self.written += len(batch.positions)
+        for v in batch.states.values():
+            await self.bus.publish(LIVE_TOPIC, live_view(v))
+        return batch
+
+    async def _limits(self, tenant_id: str) -> Thresholds:
+        cached = self._tenant_limits.get(tenant_id)
+        if cached is None:
+            async with self.db.sessionmaker() as s:
+                rows = await s.execute(
+                    select(Param.param_key, Param.param_value).where(
+                        Param.param_key.in_(PARAM_KEYS.values()), Param.is_deleted == 0
+                    )
+                )
+                values = dict(rows.all())
+            overrides: dict[str, Any] = {}
+            for name, key in PARAM_KEYS.items():
+                if key in values:
+                    with contextlib.suppress(ValueError):
+                        overrides[name] = type(getattr(Thresholds(), name))(values[key])
+            cached = replace(Thresholds(), **overrides)
+            self._tenant_limits[tenant_id] = cached
+        return cached
+
+    async def _context(self, device: str) -> VehicleCtx | None:
+        if device in self._ctx:
+            return self._ctx[device]
+        async with self.db.sessionmaker() as s:
+            term = (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
+            car_stmt = select(Vehicle).where(Vehicle.is_deleted == 0)
+            if term is not None and term.vehicle_id:
+                car_stmt = car_stmt.where(Vehicle.id == term.vehicle_id)
+            else:
+                car_stmt = car_stmt.where(Vehicle.device_number == device)
+            car = (await s.execute(car_stmt)).scalars().first()
+            if car is None:
+                self._ctx[device] = None
+                return None
+            state = await s.get(VehicleState, car.id)
+        limits = await self._limits(car.tenant_id)
+        vehicle_limits: dict[str, Any] = {
+            "speed_limit_kmh": car.speed_limit_kmh,
+            "overload_kg": car.overload_threshold_kg or car.rated_load_kg,
+            "collision_g": car.collision_threshold_g,
+        }
+        limits = replace(limits, **{k: val for k, val in vehicle_limits.items() if val})
+        ctx = VehicleCtx(car.id, car.tenant_id, car.mechanism_id, device, limits)
+        if state is not None:
+            ctx.state, ctx.state_since, ctx.mileage_km = state.state, state.state_since, state.mileage_km
+            ctx.driver_name = state.driver_name
+            if state.device_time is not None and state.lat is not None and state.lon is not None:
+                ctx.last = Fix(
+                    time=state.device_time,
+                    lat=state.lat,
+                    lon=state.lon,
+                    speed_kmh=state.speed,
+                    direction=state.direction,
+                    alarm=state.alarm,
+                    status=state.status,
+                    mileage_km=state.mileage_km,
+                    load_kg=state.load_kg,
+                )
+            for kind, raw in json.loads(state.open_events or "{}").items():
+                ctx.open[kind] = OpenAlarm(
+                    int(raw["id"]), datetime.fromisoformat(raw["begin"]), float(raw["value"]), float(raw["max"])
+                )
+        self._ctx[device] = ctx
+        return ctx
