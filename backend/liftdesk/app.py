@@ -40,7 +40,7 @@ def operation_id(route: APIRoute) -> str:
 
 def load_contexts() -> None:
     """Import every context so that its resources register before the registry freezes."""
-    import liftdesk.fleet.models
+    import liftdesk.fleet.resources
     import liftdesk.system.resources
     import liftdesk.telemetry.models  # noqa: F401
 
@@ -67,9 +67,11 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.add_middleware(LanguageMiddleware)
     install_error_handlers(app)
 
+    from liftdesk.fleet.api import router as fleet_router
     from liftdesk.system.api import router as system_router
 
     app.include_router(system_router)
+    app.include_router(fleet_router)
     mount_resources(app)
     _mount_web(app, settings.web_dir)
     return app

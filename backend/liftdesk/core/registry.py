@@ -68,6 +68,8 @@ class Resource:
     tag: str = ""
     # Tree resources keep ``ancestors`` (comma path of parent ids) current when set.
     ancestors: bool = False
+    # Name of the id query parameter of ``detail`` besides ``id`` (the spec's ``getCarInfo?carId=``).
+    id_param: str = "id"
 
     @property
     def is_tree(self) -> bool:

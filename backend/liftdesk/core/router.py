@@ -116,9 +116,10 @@ def router_for(res: Resource) -> APIRouter:
             )
         elif kind == "detail":
 
-            async def _detail(request: Request, session: SessionDep, me: CurrentUser, id: str) -> R[Any]:
+            async def _detail(request: Request, session: SessionDep, me: CurrentUser, id: str = "") -> R[Any]:
                 c = await ctx(request, session, me)
-                return ok(await crud.detail(c, crud.parse_ids(id)[0]))
+                ident = id or request.query_params.get(res.id_param, "")
+                return ok(await crud.detail(c, crud.parse_id(ident, res.id_param)))
 
             router.add_api_route(
                 f"/{path}",
@@ -128,30 +129,27 @@ def router_for(res: Resource) -> APIRouter:
                 name=name,
                 summary=f"{res.name}: one row by id",
             )
-        elif kind == "submit":
-
-            async def _submit(
-                request: Request,
-                session: SessionDep,
-                me: CurrentUser,
-                body: Annotated[submit_in, Body()],  # type: ignore[valid-type]
-            ) -> R[Any]:
-                c = await ctx(request, session, me)
-                return ok(await crud.submit(c, body))
-
+        elif kind in ("submit", "create", "update"):
             router.add_api_route(
                 f"/{path}",
-                _submit,
+                _submit_route(res, submit_in, kind),
                 methods=["POST"],
                 response_model=r_of(out),
                 name=name,
-                summary=f"{res.name}: create (no id) or update (with id)",
+                summary={
+                    "submit": f"{res.name}: create (no id) or update (with id)",
+                    "create": f"{res.name}: create",
+                    "update": f"{res.name}: update the fields given (id required)",
+                }[kind],
             )
         elif kind == "remove":
 
             async def _remove(request: Request, session: SessionDep, me: CurrentUser, ids: str = "") -> R[bool]:
                 c = await ctx(request, session, me)
-                return ok(await crud.remove(c, crud.parse_ids(ids)))
+                given = ids or request.query_params.get("id", "") or request.query_params.get(res.id_param, "")
+                done = await crud.remove(c, crud.parse_ids(given))
+                await publish_outbox(request, c)
+                return ok(done)
 
             router.add_api_route(
                 f"/{path}",
@@ -164,6 +162,29 @@ def router_for(res: Resource) -> APIRouter:
         else:  # pragma: no cover - a declaration error, caught at start-up
             raise ValueError(f"{res.name}: unknown operation kind {kind}")
     return router
+
+
+async def publish_outbox(request: Request, c: crud.Ctx) -> None:
+    bus = getattr(request.app.state, "bus", None)
+    if bus is not None:
+        for topic, message in c.outbox:
+            await bus.publish(topic, message)
+    c.outbox.clear()
+
+
+def _submit_route(res: Resource, submit_in: Any, mode: str) -> Any:
+    async def _submit(
+        request: Request,
+        session: SessionDep,
+        me: CurrentUser,
+        body: Annotated[submit_in, Body()],
+    ) -> R[Any]:
+        c = await crud.Ctx.build(session, me, res, dict(request.query_params))
+        answer = await crud.submit(c, body, mode)
+        await publish_outbox(request, c)
+        return ok(answer)
+
+    return _submit
 
 
 def mount_resources(app: FastAPI) -> None:

@@ -119,7 +119,19 @@ async def _datasource(api: Api, tenant: str) -> dict[str, Any]:
     }
 
 
+async def _vehicle(api: Api, tenant: str) -> dict[str, Any]:
+    return {
+        "carNo": api.unique("FL-"),
+        "deviceNumber": str(10**11 + api.counter * 7919 + hash(api.unique()) % 10**9),
+        "carType": 4,
+        "ratedLoadKg": 2000,
+        "brand": "Heli",
+        "modelNumber": "CPD20",
+    }
+
+
 CASES: dict[str, Case] = {
+    "vehicle": Case(_vehicle, ("carStatus", 2), "carNo"),
     "param": Case(_param, ("paramValue", "changed"), "paramKey", tenant_scoped=False),
     "dict": Case(_dict, ("dictValue", "changed"), "code", tenant_scoped=False),
     "dict_biz": Case(_dict, ("dictValue", "changed"), "code"),
