@@ -45,15 +45,24 @@ def load_contexts() -> None:
     import liftdesk.telemetry.models  # noqa: F401
 
 
-def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, db: Database | None = None, services: bool = False) -> FastAPI:
+    """The web app. ``services`` also runs what a full server runs beside the API: the telemetry pipeline writer,
+    the live hub, the terminal gateway, the MQTT adapter and the simulated fleet (as the settings ask)."""
     settings = settings or get_settings()
     load_contexts()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        if db is None:
-            await app.state.db.dispose()
+        runtime = Runtime(app, settings)
+        app.state.runtime = runtime
+        if services:
+            await runtime.start()
+        try:
+            yield
+        finally:
+            await runtime.stop()
+            if db is None:
+                await app.state.db.dispose()
 
     app = FastAPI(
         title="Liftdesk",
@@ -64,17 +73,59 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     )
     app.state.settings = settings
     app.state.db = db or Database(settings)
+    wire_telemetry(app, settings)
     app.add_middleware(LanguageMiddleware)
     install_error_handlers(app)
 
     from liftdesk.fleet.api import router as fleet_router
     from liftdesk.system.api import router as system_router
+    from liftdesk.telemetry.live import router as live_router
 
     app.include_router(system_router)
     app.include_router(fleet_router)
+    app.include_router(live_router)
     mount_resources(app)
     _mount_web(app, settings.web_dir)
     return app
+
+
+def wire_telemetry(app: FastAPI, settings: Settings) -> None:
+    """The telemetry objects every process has (the API publishes to the bus and reads the live hub)."""
+    from liftdesk.core.bus import make_bus
+    from liftdesk.fleet.service import VEHICLE_CHANGED
+    from liftdesk.telemetry.live import LiveHub
+    from liftdesk.telemetry.pipeline import Pipeline
+
+    bus = make_bus(settings.redis_url)
+    app.state.bus = bus
+    app.state.pipeline = Pipeline(app.state.db, bus, tz_minutes=settings.tz_offset_minutes)
+    app.state.live = LiveHub(app.state.db, bus)
+
+    async def _vehicle_changed(msg: dict[str, object]) -> None:
+        app.state.pipeline.forget(str(msg.get("deviceNumber") or "") or None)
+
+    bus.subscribe(VEHICLE_CHANGED, _vehicle_changed)
+
+
+class Runtime:
+    """Starts and stops the long-running parts of a server process, in order."""
+
+    def __init__(self, app: FastAPI, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.started: list[object] = []
+
+    async def start(self) -> None:
+        state = self.app.state
+        await state.bus.start()
+        await state.pipeline.start()
+        await state.live.start()
+        self.started = [state.live, state.pipeline, state.bus]
+
+    async def stop(self) -> None:
+        for part in self.started:
+            await part.stop()  # type: ignore[attr-defined]
+        self.started = []
 
 
 def _mount_web(app: FastAPI, web_dir: Path) -> None:

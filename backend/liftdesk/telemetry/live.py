@@ -1,0 +1,171 @@
+"""The live feed: one WebSocket per browser, receiving only its tenant's and data scope's vehicles.
+
+Pipeline → bus (``live.vehicle``) → hub → clients. Updates coalesce per vehicle: a client gets at most one update
+per vehicle per flush interval (1 s), however often the vehicle reports, so a large fleet does not flood a page.
+With several API processes the bus is Redis and every process's hub sees every update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy import select
+
+from liftdesk.core.bus import Bus
+from liftdesk.core.db import Database
+from liftdesk.core.deps import revoked_key
+from liftdesk.core.envelope import NotAuthenticated
+from liftdesk.core.kv import KV
+from liftdesk.core.scope import Scope
+from liftdesk.core.security import Principal, decode_token, principal_from_claims
+from liftdesk.fleet.models import Vehicle
+from liftdesk.telemetry.models import VehicleState
+from liftdesk.telemetry.pipeline import LIVE_TOPIC
+
+log = logging.getLogger("liftdesk.live")
+router = APIRouter(tags=["live"])
+LIVE_PATH = "/api/liftdesk/live"
+
+
+@dataclass(eq=False)
+class Client:
+    ws: WebSocket
+    principal: Principal
+    visible: set[str] | None  # vehicle ids, or None for the whole tenant
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def accepts(self, msg: dict[str, Any]) -> bool:
+        if msg.get("tenantId") != self.principal.tenant_id:
+            return False
+        return self.visible is None or str(msg.get("vehicleId")) in self.visible
+
+
+class LiveHub:
+    def __init__(self, db: Database, bus: Bus, interval_s: float = 1.0) -> None:
+        self.db = db
+        self.bus = bus
+        self.interval_s = interval_s
+        self.clients: set[Client] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._unsubscribe: Any = None
+        self.sent = 0
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._unsubscribe = self.bus.subscribe(LIVE_TOPIC, self._on_update)
+            self._task = asyncio.create_task(self._flush_loop(), name="live-hub")
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _on_update(self, msg: dict[str, Any]) -> None:
+        for client in list(self.clients):
+            if client.accepts(msg):
+                client.pending[str(msg["vehicleId"])] = msg
+
+    async def _flush_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval_s)
+            await self.flush()
+
+    async def flush(self) -> None:
+        for client in list(self.clients):
+            if not client.pending:
+                continue
+            batch, client.pending = list(client.pending.values()), {}
+            try:
+                await client.ws.send_text(json.dumps({"type": "vehicles", "data": batch}, default=str))
+                self.sent += len(batch)
+            except Exception:  # the socket went away: forget the client
+                self.clients.discard(client)
+
+    async def scope_of(self, principal: Principal) -> set[str] | None:
+        """The vehicles a principal may watch, through the same choke point as every query."""
+        async with self.db.sessionmaker() as s:
+            scope = await Scope.of(s, principal, "vehicle")
+            if scope.rule is None or scope.rule.scope_type == 1:
+                return None
+            ids = (await s.execute(scope.select(Vehicle).with_only_columns(Vehicle.id))).scalars().all()
+            return {str(i) for i in ids}
+
+    async def snapshot(self, client: Client) -> list[dict[str, Any]]:
+        async with self.db.sessionmaker() as s:
+            scope = await Scope.of(s, client.principal, "vehicle")
+            stmt = (
+                scope.select(Vehicle)
+                .join(VehicleState, VehicleState.vehicle_id == Vehicle.id)
+                .with_only_columns(Vehicle, VehicleState)
+            )
+            rows = (await s.execute(stmt)).all()
+        out = []
+        for car, st in rows:
+            out.append(
+                {
+                    "vehicleId": str(car.id),
+                    "tenantId": car.tenant_id,
+                    "carNo": car.car_no,
+                    "mechanismId": str(car.mechanism_id) if car.mechanism_id else None,
+                    "deviceNumber": car.device_number,
+                    "time": st.device_time.isoformat() + "Z" if st.device_time else None,
+                    "lat": st.lat,
+                    "lon": st.lon,
+                    "speed": st.speed,
+                    "direction": st.direction,
+                    "state": st.state,
+                    "acc": st.acc,
+                    "loadKg": st.load_kg,
+                    "soc": st.soc_pct,
+                    "alarms": sorted(json.loads(st.open_events or "{}")),
+                    "online": st.online,
+                }
+            )
+        return out
+
+
+async def authenticate(db: Database, token: str | None) -> Principal:
+    if not token:
+        raise NotAuthenticated("token missing", 401)
+    if token.lower().startswith("bearer "):
+        token = token[7:]
+    principal = principal_from_claims(decode_token(token, "access"))
+    async with db.sessionmaker() as s:
+        if await KV(s).get(revoked_key(principal.jti)) is not None:
+            raise NotAuthenticated("token revoked", 401)
+    return principal
+
+
+@router.websocket(LIVE_PATH)
+async def live(ws: WebSocket) -> None:
+    """Connect with ``?blade-auth=<access token>``; receive ``{"type": "snapshot"|"vehicles", "data": [...]}``."""
+    hub: LiveHub = ws.app.state.live
+    try:
+        principal = await authenticate(hub.db, ws.query_params.get("blade-auth"))
+    except NotAuthenticated:
+        await ws.close(code=4401)
+        return
+    await ws.accept()
+    client = Client(ws=ws, principal=principal, visible=await hub.scope_of(principal))
+    await ws.send_text(json.dumps({"type": "snapshot", "data": await hub.snapshot(client)}, default=str))
+    hub.clients.add(client)
+    try:
+        while True:
+            await ws.receive_text()  # pings from the browser; nothing else is expected
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.clients.discard(client)
+
+
+__all__ = ["LIVE_PATH", "LiveHub", "router", "select"]

@@ -1,0 +1,77 @@
+"""The live feed over a real WebSocket: scoped per tenant, coalesced per vehicle, closed for bad tokens."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+import uvicorn
+import websockets
+
+from liftdesk.app import create_app
+from liftdesk.core.config import Settings
+from liftdesk.telemetry.messages import Fix, Report
+from tests.conftest import Api, Tenants
+
+F = "/api/blade-fics-report/fics"
+
+
+@pytest.fixture
+async def server(api: Api) -> AsyncIterator[tuple[Any, int]]:
+    settings = Settings(database_url=api.db.url, env="test", gateway_port=0, simulator_vehicles=0)
+    app = create_app(settings, db=api.db, services=True)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    srv = uvicorn.Server(config)
+    task = asyncio.create_task(srv.serve())
+    for _ in range(200):
+        if srv.started:
+            break
+        await asyncio.sleep(0.02)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield app, port
+    finally:
+        srv.should_exit = True
+        await asyncio.wait_for(task, 10)
+
+
+async def _recv(ws: Any, kind: str, wait_s: float = 5.0) -> list[dict[str, Any]]:
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), wait_s))
+        if msg["type"] == kind:
+            return list(msg["data"])
+
+
+async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, server: tuple[Any, int]) -> None:
+    app, port = server
+    device = f"7{abs(hash(api.unique())) % 10**11:011d}"
+    car = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("LIVE-"), "deviceNumber": device})
+    car_id = car["data"]["id"]
+    token_a = await api.token("admin", "admin")
+    token_b = await api.token("admin", "admin", tenants.b)
+    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth="
+    async with websockets.connect(url + token_a) as a, websockets.connect(url + token_b) as b:
+        await _recv(a, "snapshot")
+        await _recv(b, "snapshot")
+        t0 = datetime(2026, 6, 1, 1, 0, 0)
+        for i in range(5):  # five reports within one flush interval
+            fix = Fix(time=t0 + timedelta(seconds=i), lat=31.2, lon=121.5 + i * 1e-4, speed_kmh=float(i))
+            await app.state.pipeline.process([Report(device=device, fixes=(fix,), received_at=t0)])
+        got = await _recv(a, "vehicles")
+        mine = [m for m in got if m["vehicleId"] == car_id]
+        assert len(mine) == 1 and mine[0]["speed"] == 4.0, "one coalesced update carrying the latest state"
+        with pytest.raises(TimeoutError):
+            while True:  # tenant B must not hear of tenant A's vehicle
+                other = await _recv(b, "vehicles", wait_s=1.5)
+                assert all(m["vehicleId"] != car_id for m in other)
+    async with websockets.connect(url + token_a) as again:
+        snap = await _recv(again, "snapshot")
+        assert car_id in {m["vehicleId"] for m in snap}
+    with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+        async with websockets.connect(url + "not-a-token") as bad:
+            await bad.recv()
+    assert refused.value.response.status_code == 403, "the handshake is refused without a valid token"
