@@ -454,7 +454,7 @@ async def top_menu_grant(session: SessionDep, me: CurrentUser, body: TopGrantIn)
     response_model=r_list_of(crud.tree_schema(s.MenuOut)),
     summary="Menus only (no buttons) as a tree, filtered by code / name, for choosing a parent",
 )
-async def menu_list(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
+async def menus_only_tree(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
     params = {**request.query_params, "category_equal": "1"}
     return ok(await crud.tree_list(await crud.Ctx.build(session, me, res.MENU, params)))
 
