@@ -112,6 +112,14 @@ async def _drop_pg_database(name: str) -> None:
     await admin.dispose()
 
 
+async def _migrate_and_seed(url: str) -> None:
+    await upgrade(url)
+    db = Database(url=url)
+    async with db.sessionmaker() as session:
+        await seed(session)
+    await db.dispose()
+
+
 @pytest.fixture(scope="session")
 def tmp_root() -> Path:
     return Path(tempfile.mkdtemp(prefix="liftdesk-test-"))
@@ -122,11 +130,11 @@ async def database(request: pytest.FixtureRequest, tmp_root: Path) -> AsyncItera
     backend: str = request.param
     if backend == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_root / 'liftdesk.db'}"
-        await upgrade(url)
+        await _migrate_and_seed(url)
         yield backend, url
         return
     url, name = await _create_pg_database()
-    await upgrade(url)
+    await _migrate_and_seed(url)
     try:
         yield backend, url
     finally:
@@ -139,8 +147,6 @@ async def api(database: tuple[str, str], tmp_root: Path) -> AsyncIterator[Api]:
     backend, url = database
     settings = Settings(database_url=url, env="test", web_dir=tmp_root / "no-web", var_dir=tmp_root / "var")
     db = Database(settings, url=url)
-    async with db.sessionmaker() as session:
-        await seed(session)
     app = create_app(settings, db=db)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -11,8 +11,8 @@ from pydantic import Field
 from sqlalchemy import Select, select
 
 from liftdesk.core import crud
-from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.db import utcnow
+from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import R, ServiceError, ok
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import Id, Schema, Time, _to_time

@@ -33,6 +33,8 @@ class Tenant(BaseEntity, Base):
     package_id: Mapped[int | None] = mapped_column(BigInteger)
     datasource_id: Mapped[int | None] = mapped_column(BigInteger)
     license_key: Mapped[str | None] = mapped_column(String(1000))
+    # Months of raw positions kept (whole month partitions are dropped past it); aggregates are kept.
+    retention_months: Mapped[int] = mapped_column(default=12, server_default="12")
 
 
 class User(BaseEntity, TenantMixin, Base):

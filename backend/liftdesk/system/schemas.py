@@ -70,6 +70,7 @@ class TenantIn(Schema):
     account_number: Annotated[int, Field(ge=-1)] = -1
     expire_time: Time | None = None
     package_id: Id | None = None
+    retention_months: Annotated[int, Field(ge=1, le=120)] = 12
 
 
 class RoleIn(Schema):

@@ -1,0 +1,122 @@
+"""Reassembly of sub-packaged messages (body properties bit 13).
+
+Sub-packages of one message carry consecutive serial numbers, so the serial of the first
+package is ``serial - (index - 1)`` for every part: groups are keyed by
+``(terminal, msg id, first serial)`` and parts may arrive in any order.  Groups that stop
+receiving parts are evicted after ``timeout`` seconds, and the number of open groups is
+bounded so a misbehaving terminal cannot grow memory without limit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from .errors import SubpackageError
+from .packet import Packet
+
+GroupKey = tuple[str, int, int]
+"""(terminal, msg id, serial of the first sub-package)."""
+
+
+@dataclass(slots=True)
+class _Group:
+    packet: Packet  # any part; its header is the template for the result
+    total: int
+    updated: float
+    parts: dict[int, bytes] = field(default_factory=dict)
+
+
+class SubpackageAssembler:
+    """Collect sub-packages and return the whole message once every part arrived."""
+
+    def __init__(
+        self,
+        *,
+        timeout: float = 60.0,
+        max_groups: int = 1024,
+        max_parts: int = 4096,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.timeout = timeout
+        self.max_groups = max_groups
+        self.max_parts = max_parts
+        self._clock = clock
+        self._groups: dict[GroupKey, _Group] = {}
+        self._next_sweep = 0.0
+        #: Groups dropped so far because they timed out or the table was full.
+        self.evicted = 0
+
+    def __len__(self) -> int:
+        return len(self._groups)
+
+    @staticmethod
+    def key(packet: Packet) -> GroupKey:
+        h = packet.header
+        index = h.subpackage.index if h.subpackage is not None else 1
+        return (h.terminal, h.msg_id, (h.serial - (index - 1)) & 0xFFFF)
+
+    def add(self, packet: Packet) -> Packet | None:
+        """Add one packet.  Returns the reassembled packet when complete, else ``None``.
+
+        A packet that is not sub-packaged is returned unchanged.  The result's header is
+        the first part's, with the first serial and no sub-package field.
+        """
+        sub = packet.header.subpackage
+        if sub is None:
+            return packet
+        if not 1 <= sub.index <= sub.total:
+            raise SubpackageError(f"sub-package index {sub.index} outside 1..{sub.total}")
+        if sub.total > self.max_parts:
+            raise SubpackageError(f"{sub.total} sub-packages exceed the limit of {self.max_parts}")
+        now = self._clock()
+        if now >= self._next_sweep:
+            self.expire(now)
+        key = self.key(packet)
+        if sub.total == 1:
+            return self._finish(key, packet, {1: packet.body})
+        group = self._groups.get(key)
+        if group is None:
+            if len(self._groups) >= self.max_groups:
+                del self._groups[next(iter(self._groups))]
+                self.evicted += 1
+            group = self._groups[key] = _Group(packet, sub.total, now)
+        elif group.total != sub.total:
+            raise SubpackageError(f"{key}: part says {sub.total} sub-packages, the group has {group.total}")
+        group.parts[sub.index] = packet.body
+        group.updated = now
+        if sub.index == 1:
+            group.packet = packet
+        if len(group.parts) < group.total:
+            return None
+        del self._groups[key]
+        return self._finish(key, group.packet, group.parts)
+
+    @staticmethod
+    def _finish(key: GroupKey, template: Packet, parts: dict[int, bytes]) -> Packet:
+        body = b"".join(parts[i] for i in range(1, len(parts) + 1))
+        header = replace(template.header, serial=key[2], subpackage=None)
+        return Packet(header, body)
+
+    def missing(self, key: GroupKey) -> tuple[int, ...]:
+        """Indexes not yet received for an open group (for a 0x8003 re-send request)."""
+        group = self._groups.get(key)
+        if group is None:
+            return ()
+        return tuple(i for i in range(1, group.total + 1) if i not in group.parts)
+
+    def pending(self) -> list[GroupKey]:
+        return list(self._groups)
+
+    def expire(self, now: float | None = None) -> list[GroupKey]:
+        """Drop groups idle for longer than ``timeout``; returns their keys."""
+        if now is None:
+            now = self._clock()
+        limit = now - self.timeout
+        stale = [k for k, g in self._groups.items() if g.updated < limit]
+        for k in stale:
+            del self._groups[k]
+        self.evicted += len(stale)
+        self._next_sweep = now + max(self.timeout / 4, 0.001)
+        return stale
