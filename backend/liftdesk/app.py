@@ -120,7 +120,11 @@ class Runtime:
         await state.bus.start()
         await state.pipeline.start()
         await state.live.start()
-        self.started = [state.live, state.pipeline, state.bus]
+        from liftdesk.telemetry.jobs import Jobs
+
+        jobs = Jobs(state.db)
+        await jobs.start()
+        self.started = [jobs, state.live, state.pipeline, state.bus]
 
     async def stop(self) -> None:
         for part in self.started:
