@@ -11,24 +11,29 @@ import sys
 from liftdesk.core.config import get_settings
 
 
-async def _seed(url: str) -> bool:
+async def _seed(url: str, demo_vehicles: int = 0) -> bool:
     from liftdesk.core.db import Database
+    from liftdesk.fleet.demo import ensure_demo_fleet
     from liftdesk.system.seed import seed
 
     db = Database(url=url)
     try:
         async with db.sessionmaker() as session:
-            return await seed(session)
+            done = await seed(session)
+            made = await ensure_demo_fleet(session, demo_vehicles)
+            if made:
+                logging.getLogger("liftdesk").info("demo fleet: %d simulated vehicles registered", made)
+            return done
     finally:
         await db.dispose()
 
 
-def prepare(url: str) -> None:
-    """Migrate to head and seed an empty database."""
+def prepare(url: str, demo_vehicles: int = 0) -> None:
+    """Migrate to head, seed an empty database and register the demo fleet's vehicles."""
     from liftdesk.migrate import upgrade
 
     asyncio.run(upgrade(url))
-    if asyncio.run(_seed(url)):
+    if asyncio.run(_seed(url, demo_vehicles)):
         logging.getLogger("liftdesk").info("seeded tenant 000000 (admin / admin)")
 
 
@@ -39,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     if not args.no_migrate:
-        prepare(settings.database_url)
+        prepare(settings.database_url, settings.simulator_vehicles)
     port = args.port or settings.port
     print(f"Liftdesk serving on http://{settings.host}:{port}", flush=True)
     uvicorn.run(
@@ -80,6 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("migrate", help="apply database migrations").set_defaults(func=cmd_migrate)
     sub.add_parser("seed", help="write seed data into an empty database").set_defaults(func=cmd_seed)
     sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(func=cmd_openapi)
+    from liftdesk.telemetry.simulator.cli import cmd_simulate, configure_parser
+
+    p = sub.add_parser("simulate", help="run simulated forklifts against the JT/T 808 gateway")
+    configure_parser(p)
+    p.set_defaults(func=cmd_simulate)
     args = parser.parse_args(argv)
     return int(args.func(args))
 
