@@ -33,6 +33,7 @@ from liftdesk.telemetry.rules import PARAM_KEYS, Thresholds, collision_level
 
 log = logging.getLogger("liftdesk.pipeline")
 LIVE_TOPIC = "live.vehicle"
+ONE_DAY = timedelta(days=1)
 
 STATE_OFF, STATE_IDLE, STATE_MOVING, STATE_LOADED = "off", "idle", "moving", "loaded"
 ALARM_COUNTERS = {
@@ -72,7 +73,8 @@ class Batch:
     """Everything one durable write carries."""
 
     tz: timezone
-    positions: list[dict[str, Any]] = field(default_factory=list)
+    positions: list[dict[str, Any]] = field(default_factory=list)  # newer than anything stored: plain COPY
+    late_positions: list[dict[str, Any]] = field(default_factory=list)  # may already be stored: insert-or-ignore
     states: dict[int, VehicleCtx] = field(default_factory=dict)
     new_events: list[dict[str, Any]] = field(default_factory=list)
     closed_events: list[dict[str, Any]] = field(default_factory=list)
@@ -81,7 +83,7 @@ class Batch:
     duplicates: int = 0
 
     def day(self, v: VehicleCtx, when: datetime) -> dict[str, Any]:
-        local = when.replace(tzinfo=UTC).astimezone(self.tz).date()
+        local = (when + self.tz.utcoffset(None)).date()
         key = (v.vehicle_id, local)
         row = self.daily.get(key)
         if row is None:
@@ -163,7 +165,7 @@ def late_or_duplicate(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
         return False
     if fix.time < v.last.time:
         b.late += 1
-        b.positions.append(position_row(fix, v))
+        b.late_positions.append(position_row(fix, v))
         return False
     return True
 
@@ -193,9 +195,9 @@ def durations(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     moving = last.speed_kmh >= v.limits.move_kmh
     loaded = (last.load_kg or 0.0) >= v.limits.load_kg
     while start < end:
-        local = start.replace(tzinfo=UTC).astimezone(b.tz)
-        midnight = (local + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-        cut = min(end, midnight.astimezone(UTC).replace(tzinfo=None))
+        offset = b.tz.utcoffset(None)
+        next_local_midnight = datetime.combine((start + offset).date() + ONE_DAY, datetime.min.time())
+        cut = min(end, next_local_midnight - offset)
         secs = (cut - start).total_seconds()
         row = b.day(v, start)
         row["boot_s"] += secs
@@ -416,6 +418,7 @@ class Pipeline:
         self._task: asyncio.Task[None] | None = None
         self._tenant_limits: dict[str, Thresholds] = {}
         self.written = 0
+        self.batches = 0
 
     async def start(self) -> None:
         if self._task is None:
@@ -485,7 +488,8 @@ class Pipeline:
                 continue
             run_stages(fixes, ctx, batch)
         await self.store.write(batch)
-        self.written += len(batch.positions)
+        self.written += len(batch.positions) + len(batch.late_positions)
+        self.batches += 1
         for v in batch.states.values():
             await self.bus.publish(LIVE_TOPIC, live_view(v))
         return batch

@@ -121,8 +121,8 @@ class TelemetryStore:
 
     async def write(self, batch: Batch) -> None:
         async with self.db.sessionmaker() as s, s.begin():
-            if batch.positions:
-                await self._positions(s, batch.positions)
+            if batch.positions or batch.late_positions:
+                await self._positions(s, batch.positions, batch.late_positions)
             if batch.new_events:
                 await s.execute(insert(Event), batch.new_events)
             for closed in batch.closed_events:
@@ -136,33 +136,38 @@ class TelemetryStore:
             if batch.states:
                 await self._states(s, list(batch.states.values()))
 
-    async def _positions(self, s: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    async def _positions(self, s: AsyncSession, fresh: list[dict[str, Any]], late: list[dict[str, Any]]) -> None:
+        """``fresh`` rows are newer than the vehicle's stored state, so none can be stored already: they go in with
+        a plain COPY. ``late`` rows (blind-zone backfill, re-sends) may be: they go through insert-or-ignore."""
         if not self.is_pg:
-            await s.execute(sqlite_insert(Position).on_conflict_do_nothing(), rows)
+            await s.execute(sqlite_insert(Position).on_conflict_do_nothing(), fresh + late)
             return
-        for tenant, month in {(r["tenant_id"], month_start(r["device_time"])) for r in rows}:
+        for tenant, month in {(r["tenant_id"], month_start(r["device_time"])) for r in fresh + late}:
             await self.partitions.ensure(s, tenant, month)
         # SQLAlchemy's asyncpg adapter opens its transaction lazily, on the first statement it runs; run one so
-        # that the raw COPY below is inside the batch's transaction (else the staging rows vanish at each
-        # statement's autocommit and nothing is inserted).
+        # that the raw COPY below is inside the batch's transaction.
         await s.execute(text("SELECT 1"))
         conn = await s.connection()
         raw = (await conn.get_raw_connection()).driver_connection
         assert raw is not None
-        await raw.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS fics_position_stage "
-            "(LIKE fics_position INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
-        )
-        await raw.copy_records_to_table(
-            "fics_position_stage",
-            records=[tuple(r[c] for c in POSITION_COLUMNS) for r in rows],
-            columns=list(POSITION_COLUMNS),
-        )
-        cols = ", ".join(POSITION_COLUMNS)
-        await raw.execute(
-            f"INSERT INTO fics_position ({cols}) SELECT DISTINCT ON (tenant_id, vehicle_id, device_time) {cols} "
-            f"FROM fics_position_stage ON CONFLICT DO NOTHING"
-        )
+        columns = list(POSITION_COLUMNS)
+        if fresh:
+            await raw.copy_records_to_table(
+                "fics_position", records=[tuple(r[c] for c in POSITION_COLUMNS) for r in fresh], columns=columns
+            )
+        if late:
+            await raw.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS fics_position_stage "
+                "(LIKE fics_position INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
+            )
+            await raw.copy_records_to_table(
+                "fics_position_stage", records=[tuple(r[c] for c in POSITION_COLUMNS) for r in late], columns=columns
+            )
+            cols = ", ".join(POSITION_COLUMNS)
+            # The same late position twice in one batch is skipped the second time by ON CONFLICT DO NOTHING.
+            await raw.execute(
+                f"INSERT INTO fics_position ({cols}) SELECT {cols} FROM fics_position_stage ON CONFLICT DO NOTHING"
+            )
 
     def _insert(self, model: Any) -> Any:
         return (pg_insert if self.is_pg else sqlite_insert)(model)
