@@ -1,0 +1,352 @@
+// Browser flows against the built app served by the real backend (`npm run build` first).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, launchBrowser, shot, startBackend, tokenFor } from './harness.mjs';
+
+let backend;
+let browser;
+let context;
+let page;
+const pageErrors = [];
+
+const TIMEOUT = 15_000;
+
+async function expectToast(text) {
+  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: TIMEOUT });
+}
+
+/** Waits for a dialog and for the end of its opening animation (a click during it can land on the mask). */
+async function opened(dialog) {
+  await dialog.waitFor();
+  await page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-zoom-leave'));
+}
+
+/** Answers a confirmation dialog with its OK button. */
+async function confirm(title) {
+  const dialog = page.locator('.ant-modal-confirm', { hasText: title });
+  await opened(dialog);
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+}
+
+/** Chooses an item of the dropdown menu that is open now (closed ones stay in the page, hidden). */
+async function chooseMenu(name) {
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name }).click();
+  // wait until the menu has gone, so the next menu opened is the only one
+  await page.waitForFunction(() => document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden)').length === 0);
+}
+
+/** Waits until no toast and no loading spinner is on screen (for screenshots). */
+async function settle() {
+  await page.waitForFunction(
+    () => !document.querySelector('.ant-message-notice') && !document.querySelector('.ant-spin-spinning'),
+    undefined,
+    { timeout: 10_000 },
+  );
+}
+
+async function tabLabels() {
+  return page.locator('[data-testid="tab-bar"] .ant-tabs-tab .tab-label').allInnerTexts();
+}
+
+async function activeTab() {
+  return page.locator('[data-testid="tab-bar"] .ant-tabs-tab-active .tab-label').innerText();
+}
+
+async function fillLogin(account, password, tenant = '000000') {
+  const form = page.locator('.login-card [role="tabpanel"][aria-hidden="false"]');
+  await form.getByPlaceholder('租户ID').fill(tenant);
+  await form.getByPlaceholder('账号').fill(account);
+  await form.getByPlaceholder('密码', { exact: true }).fill(password);
+  await form.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/** Opens a menu page through the sidebar (its group is expanded when needed). */
+async function openMenu(group, item) {
+  const sider = page.locator('.app-sider');
+  const entry = sider.locator('li.ant-menu-item').getByText(item, { exact: true });
+  if (!(await entry.isVisible())) await sider.getByText(group, { exact: true }).click();
+  await entry.click();
+}
+
+before(async () => {
+  backend = await startBackend();
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+});
+
+after(async () => {
+  await browser?.close();
+  await backend?.stop();
+});
+
+describe('sign-in', () => {
+  it('shows the login page with its three tabs', async () => {
+    await page.goto(`${backend.base}/wel/index`);
+    await page.waitForURL(/\/login/);
+    await page.getByText('欢迎登录').waitFor();
+    for (const tab of ['账号密码', '手机号登录', '第三方登录']) await page.getByRole('tab', { name: tab }).waitFor();
+    assert.equal(await page.locator('.login-card [role="tabpanel"][aria-hidden="false"]').getByPlaceholder('租户ID').inputValue(), '000000');
+    assert.match(await page.title(), /登录/);
+    await page.screenshot({ path: shot('login') });
+    await page.getByRole('tab', { name: '手机号登录' }).click();
+    await page.getByText('手机号登录尚未配置').waitFor();
+    await page.getByRole('tab', { name: '账号密码' }).click();
+  });
+
+  it('refuses a wrong password with the server message', async () => {
+    await fillLogin('admin', 'wrong-password');
+    await expectToast('用户名或密码错误');
+    assert.match(page.url(), /\/login/);
+  });
+
+  it('locks an account out after five failures, even with the right password', async () => {
+    const token = await tokenFor(backend.base, 'admin', 'admin');
+    const roles = await api(backend.base, '/api/blade-system/role/tree', { token });
+    const admin = roles.data.find((r) => r.title === '超级管理员') ?? roles.data[0];
+    const depts = await api(backend.base, '/api/blade-system/dept/tree', { token });
+    const created = await api(backend.base, '/api/blade-user/submit', {
+      method: 'POST',
+      token,
+      body: {
+        account: 'locktest',
+        name: 'locktest',
+        realName: '锁定测试',
+        password: 'locktest1',
+        roleId: admin.id,
+        deptId: depts.data[0].id,
+        tenantId: '000000',
+      },
+    });
+    assert.equal(created.code, 200, JSON.stringify(created));
+
+    for (let i = 0; i < 5; i += 1) {
+      await fillLogin('locktest', `wrong-${i}`);
+      await expectToast('用户名或密码错误');
+      // let the toast go so the next identical one is shown again
+      await page.locator('.ant-message-notice', { hasText: '用户名或密码错误' }).first().waitFor({ state: 'detached' });
+    }
+    await fillLogin('locktest', 'locktest1');
+    await expectToast('登录错误次数过多,请稍后再试');
+    assert.match(page.url(), /\/login/);
+  });
+
+  it('signs in as admin and lands on the home page', async () => {
+    await fillLogin('admin', 'admin');
+    await page.waitForURL(/\/wel\/index$/);
+    // the shutdown notice shows until it is closed once
+    await opened(page.getByRole('dialog', { name: '平台停用通知' }));
+    await page.getByRole('button', { name: '我知道了' }).click();
+    await page.getByRole('dialog', { name: '平台停用通知' }).waitFor({ state: 'hidden' });
+    assert.deepEqual(await tabLabels(), ['首页']);
+    assert.match(await page.title(), /首页/);
+    await page.locator('[data-testid="server-clock"]').waitFor();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('saber-token') ?? 'null'));
+    assert.ok(stored?.content, 'token stored under saber-token');
+  });
+});
+
+describe('shell', () => {
+  it('opens three menus as tabs and closes them by the rules', async () => {
+    await openMenu('系统管理', '参数管理');
+    await page.waitForURL(/\/system\/param$/);
+    await openMenu('系统管理', '用户管理');
+    await page.waitForURL(/\/system\/user$/);
+    await openMenu('系统管理', '机构管理');
+    await page.waitForURL(/\/system\/dept$/);
+    await page.getByRole('cell', { name: 'Liftdesk 演示公司' }).first().waitFor();
+    assert.deepEqual(await tabLabels(), ['首页', '参数管理', '用户管理', '机构管理']);
+    assert.equal(await activeTab(), '机构管理');
+    assert.match(await page.title(), /机构管理/);
+    await settle();
+    await page.screenshot({ path: shot('shell-three-tabs') });
+
+    // home has no close button; the others do
+    const homeTab = page.locator('.ant-tabs-tab', { has: page.locator('[data-path="/wel/index"]') });
+    assert.equal(await homeTab.locator('.ant-tabs-tab-remove').count(), 0);
+
+    // closing the active tab opens its neighbour
+    const deptTab = page.locator('.ant-tabs-tab', { has: page.locator('[data-path="/system/dept"]') });
+    await deptTab.locator('.ant-tabs-tab-remove').click();
+    await page.waitForURL(/\/system\/user$/);
+    assert.deepEqual(await tabLabels(), ['首页', '参数管理', '用户管理']);
+    assert.equal(await activeTab(), '用户管理');
+
+    // right-click → close others keeps the current and home tabs
+    await page.locator('[data-path="/system/user"]').click({ button: 'right' });
+    await chooseMenu('关闭其他');
+    assert.deepEqual(await tabLabels(), ['首页', '用户管理']);
+
+    // dropdown → close all returns home
+    await page.getByRole('button', { name: '更多' }).click();
+    await chooseMenu('关闭全部');
+    await page.waitForURL(/\/wel\/index$/);
+    assert.deepEqual(await tabLabels(), ['首页']);
+    // a single tab cannot be closed
+    assert.equal(await page.locator('.ant-tabs-tab-remove').count(), 0);
+  });
+
+  it('finds a menu through the search overlay', async () => {
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    const input = page.getByRole('dialog').getByPlaceholder('搜索菜单');
+    await input.fill('参数');
+    await page.getByRole('option', { name: /参数管理/ }).waitFor();
+    await input.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    await page.getByRole('dialog').getByPlaceholder('搜索菜单').fill('租户');
+    await page.getByRole('dialog').getByPlaceholder('搜索菜单').press('Enter');
+    await page.waitForURL(/\/system\/tenant$/);
+    await page.getByRole('cell', { name: '管理组' }).first().waitFor();
+    // the top autocomplete uses the same prefix filter
+    await page.locator('.top-search input').click();
+    await page.locator('.top-search input').fill('岗位');
+    await page.locator('.ant-select-item-option', { hasText: '岗位管理' }).waitFor();
+    await page.locator('.top-search input').press('Enter');
+    await page.waitForURL(/\/system\/post$/);
+    await page.getByRole('cell', { name: 'ceo' }).waitFor();
+  });
+
+  it('clears the cache after a confirmation', async () => {
+    await page.getByRole('button', { name: '更多' }).click();
+    await chooseMenu('清除缓存');
+    await confirm('是否需要清除缓存?');
+    await expectToast('清除完毕');
+  });
+});
+
+describe('parameters', () => {
+  const name = 'E2E 测试参数';
+  const key = 'e2e.test.param';
+
+  it('validates, creates, edits and deletes a parameter', async () => {
+    await openMenu('系统管理', '参数管理');
+    await page.waitForURL(/\/system\/param$/);
+    await page.getByRole('cell', { name: 'account.initPassword' }).waitFor();
+    await settle();
+    await page.screenshot({ path: shot('param-list') });
+
+    // required fields prompt on blur and on save
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = page.getByRole('dialog', { name: '新增参数' });
+    await opened(dialog);
+    await dialog.getByLabel('参数名称').focus();
+    await dialog.getByLabel('参数名称').blur();
+    await dialog.getByText('请输入参数名称').waitFor();
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await dialog.getByText('请输入参数键名').waitFor();
+    await dialog.getByText('请输入参数键值').waitFor();
+    await page.screenshot({ path: shot('param-validation') });
+
+    await dialog.getByLabel('参数名称').fill(name);
+    await dialog.getByLabel('参数键名').fill(key);
+    await dialog.getByLabel('参数键值').fill('one');
+    await dialog.getByLabel('备注').fill('created by the e2e suite');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await expectToast('新增成功');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // search drops empty fields and finds the new row
+    await page.locator('.crud-search').getByLabel('参数键名').fill(key);
+    const listed = page.waitForResponse((r) => r.url().includes('/param/list') && r.url().includes('paramKey='));
+    await page.locator('.crud-search').getByRole('button', { name: /搜\s*索/ }).click();
+    const query = new URL((await listed).url()).searchParams;
+    assert.equal(query.get('paramKey'), key);
+    assert.equal(query.get('current'), '1');
+    assert.ok(!query.has('paramName') && !query.has('paramValue'), `empty fields are dropped: ${query}`);
+    await page.waitForFunction(() => document.querySelectorAll('.ant-table-tbody tr.ant-table-row').length === 1);
+    const row = page.getByRole('row', { name: new RegExp(key.replace(/\./g, '\\.')) });
+    await row.waitFor();
+
+    // edit
+    await row.getByRole('button', { name: /编\s*辑/ }).click();
+    const edit = page.getByRole('dialog', { name: '编辑参数' });
+    await opened(edit);
+    assert.equal(await edit.getByLabel('参数名称').inputValue(), name);
+    await edit.getByLabel('参数键值').fill('two');
+    await edit.getByRole('button', { name: /保\s*存/ }).click();
+    await expectToast('修改成功');
+    await page.getByRole('cell', { name: 'two', exact: true }).waitFor();
+
+    // delete: nothing selected first, then the row
+    await page.locator('.crud-toolbar').getByRole('button', { name: /删\s*除/ }).click();
+    await expectToast('请选择至少一条数据');
+    await row.locator('.ant-checkbox-input').check();
+    await page.locator('.crud-toolbar').getByRole('button', { name: /删\s*除/ }).click();
+    await confirm('确定将选择数据删除?');
+    await expectToast('删除成功');
+    await page.locator('.ant-empty-description', { hasText: '暂无数据' }).waitFor();
+  });
+
+  it('keeps the form open when the server rejects the input', async () => {
+    await page.getByRole('button', { name: /清\s*空/ }).click();
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = page.getByRole('dialog', { name: '新增参数' });
+    await opened(dialog);
+    await dialog.getByLabel('参数名称').fill('重复键');
+    await dialog.getByLabel('参数键名').fill('account.initPassword');
+    await dialog.getByLabel('参数键值').fill('x');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    // the server names the problem; the dialog stays for a correction
+    await page.locator('.ant-message-notice-error').first().waitFor();
+    assert.ok(await dialog.isVisible());
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+  });
+});
+
+describe('language, lock and sign-out', () => {
+  it('switches to English and back, clearing the tabs', async () => {
+    await page.getByRole('button', { name: '语言' }).hover();
+    await chooseMenu('English');
+    await page.waitForURL(/\/wel\/index$/);
+    await page.getByText('Shortcuts').waitFor();
+    assert.deepEqual(await tabLabels(), ['Home']);
+    await page.locator('.app-sider').getByText('System', { exact: true }).waitFor();
+    await settle();
+    await page.screenshot({ path: shot('home-en') });
+    await page.getByRole('button', { name: 'Language' }).hover();
+    await chooseMenu('简体中文');
+    await page.waitForURL(/\/wel\/index$/);
+    await page.getByText('常用功能').waitFor();
+    assert.deepEqual(await tabLabels(), ['首页']);
+  });
+
+  it('locks the screen and unlocks it with the lock password', async () => {
+    await page.getByRole('button', { name: '锁屏' }).click();
+    const dialog = page.getByRole('dialog', { name: '设置锁屏密码' });
+    await opened(dialog);
+    await dialog.getByRole('button', { name: /锁\s*屏/ }).click();
+    await dialog.getByText('锁屏密码不能为空').waitFor();
+    await dialog.getByLabel('锁屏密码').fill('lock-1234');
+    await dialog.getByRole('button', { name: /锁\s*屏/ }).click();
+    await page.waitForURL(/\/lock$/);
+    // a locked session cannot leave /lock
+    await page.goto(`${backend.base}/system/param`);
+    await page.waitForURL(/\/lock$/);
+    await page.getByPlaceholder('请输入锁屏密码解锁').waitFor();
+    await page.screenshot({ path: shot('lock') });
+    await page.getByPlaceholder('请输入锁屏密码解锁').fill('nope');
+    await page.getByRole('button', { name: /解\s*锁/ }).click();
+    await page.locator('.lock-error', { hasText: '解锁密码错误' }).waitFor();
+    await page.getByPlaceholder('请输入锁屏密码解锁').fill('lock-1234');
+    await page.getByRole('button', { name: /解\s*锁/ }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/lock'));
+  });
+
+  it('signs out after a confirmation', async () => {
+    await page.getByRole('button', { name: '用户菜单' }).hover();
+    await chooseMenu('退出登录');
+    await confirm('退出系统, 是否继续?');
+    await page.waitForURL(/\/login$/);
+    const token = await page.evaluate(() => localStorage.getItem('saber-token'));
+    assert.equal(token, null);
+    await page.goto(`${backend.base}/system/param`);
+    await page.waitForURL(/\/login/);
+  });
+
+  it('raised no uncaught page errors', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

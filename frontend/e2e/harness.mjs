@@ -1,0 +1,116 @@
+// E2E harness: starts the real backend serving the built app, and a headless Debian Chromium.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const FRONTEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO = resolve(FRONTEND, '..');
+export const OUT = join(REPO, 'var', 'e2e');
+const LIFTDESK = join(REPO, '.venv', 'bin', 'liftdesk');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const BASIC = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `liftdesk serve` on a fresh SQLite file and waits for /api/health. */
+export async function startBackend() {
+  if (!existsSync(LIFTDESK)) throw new Error(`${LIFTDESK} is missing: install the backend first (make install)`);
+  if (!existsSync(join(FRONTEND, 'dist', 'index.html'))) throw new Error('frontend/dist is missing: run `npm run build` first');
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, 'e2e.db');
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+  const port = await freePort();
+  const logs = [];
+  const child = spawn(LIFTDESK, ['serve'], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      LIFTDESK_DATABASE_URL: `sqlite+aiosqlite:///${db}`,
+      LIFTDESK_PORT: String(port),
+      LIFTDESK_GATEWAY_PORT: '0',
+      LIFTDESK_SIMULATOR_VEHICLES: '0',
+      LIFTDESK_WEB_DIR: join(FRONTEND, 'dist'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => logs.push(String(d)));
+  child.stderr.on('data', (d) => logs.push(String(d)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`backend exited with ${child.exitCode}:\n${logs.join('')}`);
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`backend did not answer /api/health within 90 s:\n${logs.join('')}`);
+    }
+    await sleep(300);
+  }
+  return {
+    base,
+    logs,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export const md5 = (s) => createHash('md5').update(s).digest('hex');
+
+/** Calls the API directly (for set-up), returning the parsed body. */
+export async function api(base, path, { method = 'GET', token, params, body, tenantId = '000000' } = {}) {
+  const url = new URL(path, base);
+  for (const [k, v] of Object.entries(params ?? {})) url.searchParams.set(k, String(v));
+  const headers = { Authorization: BASIC, 'Tenant-Id': tenantId, Accept: 'application/json' };
+  if (token) headers['Blade-Auth'] = `bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.json();
+}
+
+export async function tokenFor(base, username, password, tenantId = '000000') {
+  const body = await api(base, '/api/blade-auth/oauth/token', {
+    method: 'POST',
+    params: { tenantId, username, password: md5(password), grant_type: 'password', scope: 'all', type: 'account' },
+  });
+  if (!body.access_token) throw new Error(`login of ${username} failed: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+export function shot(name) {
+  return join(OUT, `${name}.png`);
+}

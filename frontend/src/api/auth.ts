@@ -1,0 +1,77 @@
+import { md5 } from 'js-md5';
+import { get, post, request } from './request';
+import type { Captcha, TenantInfo, TenantOption, TokenInfo } from './types';
+
+const AUTH = '/api/blade-auth/oauth';
+
+export function hashPassword(plain: string): string {
+  return md5(plain);
+}
+
+export interface AccountLogin {
+  tenantId: string;
+  username: string;
+  /** Plain password; it is sent as md5 hex. */
+  password: string;
+  captcha?: { key: string; code: string };
+}
+
+/** Password (or captcha) grant. Fields travel as query parameters (Saber). */
+export function loginByAccount(form: AccountLogin): Promise<TokenInfo> {
+  const headers: Record<string, string> = { 'Tenant-Id': form.tenantId };
+  if (form.captcha) {
+    headers['Captcha-Key'] = form.captcha.key;
+    headers['Captcha-Code'] = form.captcha.code;
+  }
+  return request<TokenInfo>(`${AUTH}/token`, {
+    method: 'POST',
+    noToken: true,
+    headers,
+    params: {
+      tenantId: form.tenantId,
+      username: form.username,
+      password: hashPassword(form.password),
+      grant_type: form.captcha ? 'captcha' : 'password',
+      scope: 'all',
+      type: 'account',
+    },
+  });
+}
+
+export function refreshToken(refresh: string, tenantId: string): Promise<TokenInfo> {
+  return request<TokenInfo>(`${AUTH}/token`, {
+    method: 'POST',
+    noToken: true,
+    headers: { 'Tenant-Id': tenantId },
+    params: { tenantId, refresh_token: refresh, grant_type: 'refresh_token', scope: 'all' },
+  });
+}
+
+export function getCaptcha(): Promise<Captcha> {
+  return request<Captcha>(`${AUTH}/captcha`);
+}
+
+export function logout(): Promise<unknown> {
+  return request(`${AUTH}/logout`, { silent: true });
+}
+
+export function clearCache(): Promise<unknown> {
+  return request(`${AUTH}/clear-cache`);
+}
+
+/** Uploads the local error-log entries (Saber posts them to the logout endpoint). */
+export function uploadErrorLogs(logs: unknown[]): Promise<unknown> {
+  return request(`${AUTH}/logout`, { method: 'POST', data: logs });
+}
+
+export function getTenantListByAccount(account: string): Promise<TenantOption[]> {
+  return post<TenantOption[]>('/api/blade-user/getTenantListByAccount', undefined, {
+    params: { account },
+    silent: true,
+    noToken: true,
+  });
+}
+
+export function getTenantInfo(domain: string): Promise<TenantInfo | null> {
+  return get<TenantInfo | null>('/api/blade-system/tenant/info', { domain }, { silent: true, noToken: true });
+}

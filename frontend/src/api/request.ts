@@ -1,0 +1,152 @@
+import i18n, { acceptLanguage } from '../i18n';
+import { website } from '../config/website';
+import { sessionStore } from '../store/session';
+import { toaster } from './toast';
+import type { R } from './types';
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  params?: Params;
+  /** JSON body. */
+  data?: unknown;
+  headers?: Record<string, string>;
+  /** Codes handed to the caller (as a rejected ApiError) without a toast. */
+  whitelist?: number[];
+  /** Never show a toast for this call. */
+  silent?: boolean;
+  /** Do not send Blade-Auth even when signed in. */
+  noToken?: boolean;
+  timeout?: number;
+}
+
+/** A call that did not end with code 200. `code` 0 means no answer (timeout, network). */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly status: number;
+  readonly body: unknown;
+  constructor(message: string, code: number, status: number, body: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+    this.body = body;
+  }
+}
+
+let onUnauthorized: () => void = () => undefined;
+/** Called once by the app: local sign-out and navigation to /login. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+export function basicAuth(clientId: string = website.clientId, secret: string = website.clientSecret): string {
+  return `Basic ${btoa(`${clientId}:${secret}`)}`;
+}
+
+export function buildUrl(url: string, params?: Params): string {
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    search.append(key, String(value));
+  }
+  const query = search.toString();
+  if (!query) return url;
+  return url + (url.includes('?') ? '&' : '?') + query;
+}
+
+/** The user-facing text of an answer: msg, message or error_description. */
+export function messageOf(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    for (const key of ['msg', 'message', 'error_description']) {
+      const v = b[key];
+      if (typeof v === 'string' && v.trim()) return v;
+    }
+  }
+  return i18n.t('request.unknownError');
+}
+
+/** status = body.code || HTTP status (Saber's rule). */
+export function statusOf(body: unknown, httpStatus: number): number {
+  if (body && typeof body === 'object') {
+    const code = (body as Record<string, unknown>).code;
+    if (typeof code === 'number' && code) return code;
+    if (typeof code === 'string' && /^\d+$/.test(code) && Number(code)) return Number(code);
+  }
+  return httpStatus;
+}
+
+export function requestHeaders(opts: RequestOptions = {}): Record<string, string> {
+  const session = sessionStore.get();
+  const headers: Record<string, string> = {
+    Authorization: basicAuth(),
+    'Accept-Language': acceptLanguage(i18n.language),
+    'Tenant-Id': session.tenantId || website.tenantId,
+    Accept: 'application/json',
+  };
+  if (session.token && !opts.noToken) headers[website.tokenHeader] = `bearer ${session.token}`;
+  if (opts.data !== undefined) headers['Content-Type'] = 'application/json';
+  return { ...headers, ...opts.headers };
+}
+
+/** Sends a request and returns the parsed body; rejects with ApiError on any code other than 200. */
+export async function request<T = unknown>(url: string, opts: RequestOptions = {}): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeout ?? website.requestTimeout);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(buildUrl(url, opts.params), {
+      method: opts.method ?? 'GET',
+      headers: requestHeaders(opts),
+      body: opts.data === undefined ? undefined : JSON.stringify(opts.data),
+      signal: controller.signal,
+    });
+    text = await response.text();
+  } catch (cause) {
+    const msg = i18n.t('request.timeout');
+    if (!opts.silent) toaster.show('error', msg);
+    throw new ApiError(msg, 0, 0, cause);
+  } finally {
+    clearTimeout(timer);
+  }
+  // Only HTTP 200–500 count as an answer; anything else is treated like a lost request.
+  if (response.status < 200 || response.status > 500) {
+    const msg = i18n.t('request.unavailable', { status: response.status });
+    if (!opts.silent) toaster.show('error', msg);
+    throw new ApiError(msg, 0, response.status, text);
+  }
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  const status = statusOf(body, response.status);
+  if (status === 200) return body as T;
+
+  const whitelisted = opts.whitelist?.includes(status) ?? false;
+  const msg = messageOf(body);
+  if (!whitelisted) {
+    if (status === 401) onUnauthorized();
+    if (!opts.silent) toaster.show('error', msg);
+  }
+  throw new ApiError(msg, status, response.status, body);
+}
+
+/** GET returning `data` of the envelope. */
+export async function get<T>(url: string, params?: Params, opts: RequestOptions = {}): Promise<T> {
+  const body = await request<R<T>>(url, { ...opts, method: 'GET', params });
+  return body.data;
+}
+
+/** POST a JSON body (or only query params) returning `data` of the envelope. */
+export async function post<T>(url: string, data?: unknown, opts: RequestOptions = {}): Promise<T> {
+  const body = await request<R<T>>(url, { ...opts, method: 'POST', data });
+  return body.data;
+}

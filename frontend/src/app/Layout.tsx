@@ -1,0 +1,160 @@
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Layout as AntLayout, Result, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { get } from '../api/request';
+import { website } from '../config/website';
+import { useCommon, setCollapse } from '../store/common';
+import { currentRoles, tokenStoredAt, useSession } from '../store/session';
+import { openTab, tabsStore, useTabs, findTab } from '../store/tabs';
+import { Logo, LogoMark } from '../components/Logo';
+import { ErrorBoundary } from './ErrorBoundary';
+import { MenuSearchOverlay } from './MenuSearch';
+import { NoticeDialog } from './dialogs';
+import { ServerClock } from './ServerClock';
+import { SideMenu } from './SideMenu';
+import { TabBar } from './TabBar';
+import { TopBar } from './TopBar';
+import { filterByRoles, findMenuByPath, menuLabel } from './menuUtil';
+import { sizeClass } from './sizeClass';
+import { startTokenRefresh } from './tokenRefresh';
+import { refreshSession } from './session';
+import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
+import { themeByName } from './themes';
+import { staticPageLabel } from './staticPages';
+
+function useSizeClass() {
+  const [size, setSize] = useState(() => sizeClass(window.innerWidth));
+  useEffect(() => {
+    const onResize = () => setSize(sizeClass(window.innerWidth));
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return size;
+}
+
+/** The department's logo when it has one, else the default mark. */
+function useDeptLogo(deptId: string | undefined): string | undefined {
+  const { data } = useQuery({
+    queryKey: ['dept-logo', deptId],
+    queryFn: () => get<{ deptLogo?: string } | null>('/api/blade-system/dept/detail', { id: deptId }, { silent: true }),
+    enabled: !!deptId,
+    staleTime: Infinity,
+  });
+  return data?.deptLogo || undefined;
+}
+
+export default function Layout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const { collapse, themeName } = useCommon();
+  const { userInfo } = useSession();
+  const size = useSizeClass();
+  const theme = themeByName(themeName);
+  const routes = useMenuRoutes();
+  const allRoutes = useAllMenuRoutes();
+  const topMenus = useTopMenus();
+  const tabs = useTabs();
+  const [searchOpen, setSearchOpen] = useState(false);
+  const deptLogo = useDeptLogo(userInfo?.dept_id?.split(',')[0]);
+
+  const roles = useMemo(() => currentRoles(userInfo), [userInfo]);
+  const menus = useMemo(() => filterByRoles(routes.data ?? [], roles), [routes.data, roles]);
+  const allMenus = useMemo(() => filterByRoles(allRoutes.data ?? [], roles), [allRoutes.data, roles]);
+
+  // Token refresh: every 10 s, refresh once the token reaches the token time.
+  useEffect(() => startTokenRefresh({ storedAt: tokenStoredAt, refresh: refreshSession }), []);
+
+  // Small screens start with a collapsed sidebar.
+  useEffect(() => {
+    if (size === 0) setCollapse(true);
+  }, [size]);
+
+  // Every visited page becomes a tab.
+  const { pathname, search } = location;
+  const label = useMemo(() => {
+    const fixed = staticPageLabel(pathname, t);
+    if (fixed) return fixed;
+    const menu = findMenuByPath(allMenus, pathname);
+    return menu ? menuLabel(t, menu) : undefined;
+  }, [pathname, allMenus, t]);
+
+  useEffect(() => {
+    if (!label) return;
+    const query = Object.fromEntries(new URLSearchParams(search));
+    const from = tabsStore.get().active || undefined;
+    tabsStore.set((s) => openTab(s, { label, value: pathname, query, params: {}, meta: {}, from }));
+  }, [label, pathname, search]);
+
+  // Page title = tab label.
+  const activeLabel = findTab(tabs, tabs.active)?.label ?? label;
+  useEffect(() => {
+    document.title = activeLabel ? `${activeLabel} · ${website.title}` : website.title;
+  }, [activeLabel]);
+
+  const loadingMenus = allRoutes.isLoading;
+  const menuError = allRoutes.isError;
+
+  return (
+    <AntLayout className={`app-shell size-${size}`} hasSider>
+      <AntLayout.Sider
+        className="app-sider"
+        width={224}
+        collapsedWidth={size === 0 ? 0 : 64}
+        collapsed={collapse}
+        trigger={null}
+        theme={theme.siderDark ? 'dark' : 'light'}
+      >
+        <div className={`sider-logo${theme.siderDark ? ' dark' : ''}`}>
+          {deptLogo ? (
+            <img src={deptLogo} alt="logo" className="dept-logo" />
+          ) : collapse ? (
+            <LogoMark size={30} />
+          ) : (
+            <Logo size={30} inverse={theme.siderDark} />
+          )}
+        </div>
+        <div className="sider-menu-wrap">
+          {routes.isLoading ? <Spin style={{ margin: 24 }} /> : <SideMenu menus={menus} dark={theme.siderDark} collapsed={collapse} />}
+        </div>
+        <ServerClock collapsed={collapse} />
+      </AntLayout.Sider>
+      <AntLayout className="app-main">
+        <AntLayout.Header className="app-header">
+          <TopBar
+            menus={allMenus}
+            topMenus={topMenus.data ?? []}
+            compact={size <= 1}
+            onSearch={() => setSearchOpen(true)}
+            dark={theme.headerDark}
+          />
+        </AntLayout.Header>
+        <TabBar onSearch={() => setSearchOpen(true)} />
+        <AntLayout.Content className="app-content">
+          {menuError ? (
+            <Result status="warning" title={t('shell.menuLoadFailed')} />
+          ) : loadingMenus ? (
+            <div className="page-loading">
+              <Spin size="large" />
+            </div>
+          ) : (
+            <ErrorBoundary key={pathname}>
+              <Suspense
+                fallback={
+                  <div className="page-loading">
+                    <Spin size="large" />
+                  </div>
+                }
+              >
+                <Outlet context={{ menus: allMenus }} />
+              </Suspense>
+            </ErrorBoundary>
+          )}
+        </AntLayout.Content>
+      </AntLayout>
+      <MenuSearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} menus={allMenus} />
+      <NoticeDialog />
+    </AntLayout>
+  );
+}

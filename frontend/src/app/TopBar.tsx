@@ -1,0 +1,182 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { App, Avatar, Badge, Button, Dropdown, Menu, Tooltip, type MenuProps } from 'antd';
+import {
+  BgColorsOutlined,
+  BugOutlined,
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  GlobalOutlined,
+  LockOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  SearchOutlined,
+  UserOutlined,
+  DownOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { MenuVO, TopMenu } from '../api/types';
+import type { Language } from '../config/website';
+import { setCollapse, useCommon } from '../store/common';
+import { useErrorLogs } from '../store/errorLog';
+import { switchLanguage } from './language';
+import { useSession } from '../store/session';
+import { signOut } from './session';
+import { selectTopMenu, useTopMenuId } from './useMenu';
+import { MenuAutoComplete } from './MenuSearch';
+import { ErrorLogDialog, LockDialog, ThemeDialog } from './dialogs';
+import { useLock } from './useLock';
+import { menuIcon } from './menuIcons';
+
+function useFullscreen(): [boolean, () => void] {
+  const [full, setFull] = useState(() => !!document.fullscreenElement);
+  useEffect(() => {
+    const onChange = () => setFull(!!document.fullscreenElement);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+  const toggle = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen().catch(() => undefined);
+  };
+  return [full, toggle];
+}
+
+export function TopBar({
+  menus,
+  topMenus,
+  compact,
+  onSearch,
+  dark,
+}: {
+  menus: MenuVO[];
+  topMenus: TopMenu[];
+  compact: boolean;
+  onSearch: () => void;
+  dark: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const { collapse, lockPasswd } = useCommon();
+  const { userInfo } = useSession();
+  const logs = useErrorLogs();
+  const topMenuId = useTopMenuId();
+  const [full, toggleFull] = useFullscreen();
+  const [themeOpen, setThemeOpen] = useState(false);
+  const [logOpen, setLogOpen] = useState(false);
+  const lock = useLock();
+
+  const logout = () =>
+    modal.confirm({
+      title: t('shell.logoutConfirm'),
+      okText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await signOut();
+        void navigate('/login', { replace: true });
+      },
+    });
+
+  const userItems: MenuProps['items'] = [
+    { key: 'theme', icon: <BgColorsOutlined />, label: t('shell.skin') },
+    { key: 'errorLog', icon: <BugOutlined />, label: t('errorLog.title') },
+    { type: 'divider' },
+    { key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout'), danger: true },
+  ];
+  const languageItems: MenuProps['items'] = [
+    { key: 'zh', label: '简体中文' },
+    { key: 'en', label: 'English' },
+  ];
+
+  const topItems: MenuProps['items'] = [
+    { key: '', label: t('shell.allMenus') },
+    ...topMenus.map((m) => ({ key: m.id, label: menuLabelTop(t, m), icon: menuIcon(m.code, m.source, false) })),
+  ];
+
+  const name = userInfo?.real_name || userInfo?.nick_name || userInfo?.user_name || '';
+  const iconBtn = (title: string, icon: ReactNode, onClick: () => void, label?: string) => (
+    <Tooltip title={title}>
+      <Button type="text" className="top-icon" icon={icon} onClick={onClick} aria-label={label ?? title} />
+    </Tooltip>
+  );
+
+  return (
+    <div className={`top-bar${dark ? ' top-bar-dark' : ''}`}>
+      <Button
+        type="text"
+        className="top-icon"
+        icon={collapse ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+        onClick={() => setCollapse(!collapse)}
+        aria-label={t('shell.toggleMenu')}
+      />
+      {!compact && topMenus.length > 0 && (
+        <Menu
+          className="top-menu"
+          mode="horizontal"
+          theme={dark ? 'dark' : 'light'}
+          selectedKeys={[topMenuId]}
+          items={topItems}
+          onClick={({ key }) => selectTopMenu(key)}
+          style={{ flex: 1, minWidth: 0, background: 'transparent', borderBottom: 'none' }}
+        />
+      )}
+      <div className="top-spacer" />
+      {!compact && <MenuAutoComplete menus={menus} />}
+      {iconBtn(t('tabs.search'), <SearchOutlined />, onSearch)}
+      <Tooltip title={t('errorLog.title')}>
+        <Badge count={logs.length} size="small" offset={[-6, 6]}>
+          <Button type="text" className="top-icon" icon={<BugOutlined />} onClick={() => setLogOpen(true)} aria-label={t('errorLog.title')} />
+        </Badge>
+      </Tooltip>
+      {iconBtn(t('shell.lock'), <LockOutlined />, () => lock.start(!!lockPasswd))}
+      {iconBtn(full ? t('shell.exitFullscreen') : t('shell.fullscreen'), full ? <FullscreenExitOutlined /> : <FullscreenOutlined />, toggleFull)}
+      {iconBtn(t('theme.title'), <BgColorsOutlined />, () => setThemeOpen(true))}
+      <Dropdown
+        menu={{
+          items: languageItems,
+          selectable: true,
+          selectedKeys: [i18n.language],
+          onClick: ({ key }) => {
+            if (key !== i18n.language) switchLanguage(key as Language);
+          },
+        }}
+      >
+        <Button type="text" className="top-icon" icon={<GlobalOutlined />} aria-label={t('shell.language')}>
+          {!compact && (i18n.language === 'en' ? 'EN' : '中')}
+        </Button>
+      </Dropdown>
+      <Dropdown
+        menu={{
+          items: userItems,
+          onClick: ({ key }) => {
+            if (key === 'theme') setThemeOpen(true);
+            else if (key === 'errorLog') setLogOpen(true);
+            else if (key === 'logout') logout();
+          },
+        }}
+      >
+        <button type="button" className="top-user" aria-label={t('shell.userMenu')}>
+          <Avatar size={28} src={userInfo?.avatar || undefined} icon={<UserOutlined />} />
+          {!compact && <span className="top-user-name">{name}</span>}
+          <DownOutlined style={{ fontSize: 10 }} />
+        </button>
+      </Dropdown>
+      <ThemeDialog open={themeOpen} onClose={() => setThemeOpen(false)} />
+      <ErrorLogDialog open={logOpen} onClose={() => setLogOpen(false)} />
+      <LockDialog
+        open={lock.asking}
+        onCancel={() => lock.setAsking(false)}
+        onLocked={() => {
+          lock.setAsking(false);
+          lock.lock();
+        }}
+      />
+    </div>
+  );
+}
+
+function menuLabelTop(t: (key: string, opts: { defaultValue: string }) => string, m: TopMenu): string {
+  return m.code ? t(`menu.${m.code}`, { defaultValue: m.name }) : m.name;
+}

@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Empty, Input, Spin, Tree } from 'antd';
+import { SearchOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { TreeNode } from '../../api/types';
+import { treeQuery } from './lookups';
+
+function filterTree(nodes: TreeNode[], q: string): TreeNode[] {
+  if (!q) return nodes;
+  const out: TreeNode[] = [];
+  for (const n of nodes) {
+    const children = n.children ? filterTree(n.children, q) : [];
+    if (n.title.toLowerCase().includes(q) || children.length) out.push({ ...n, children });
+  }
+  return out;
+}
+
+/** Filter tree beside a list (e.g. the organisation tree of the user list). */
+export function SideTree({
+  url,
+  title,
+  value,
+  onChange,
+}: {
+  url: string;
+  title: string;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  const { t } = useTranslation();
+  const { data, isLoading } = useQuery(treeQuery(url));
+  const [q, setQ] = useState('');
+  const nodes = filterTree(data ?? [], q.trim().toLowerCase());
+  return (
+    <Card className="side-tree" title={t(title)} size="small" variant="borderless">
+      <Input
+        size="small"
+        allowClear
+        prefix={<SearchOutlined />}
+        placeholder={t('crud.filterTree')}
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        style={{ marginBottom: 8 }}
+      />
+      {isLoading ? (
+        <Spin />
+      ) : nodes.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      ) : (
+        <Tree<TreeNode>
+          blockNode
+          defaultExpandAll
+          treeData={nodes}
+          selectedKeys={value ? [value] : []}
+          onSelect={(keys) => onChange(keys.length ? String(keys[0]) : undefined)}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,28 @@
+/** Constants of the product (spec §9, Saber `website.js`). */
+export const website = {
+  title: 'Liftdesk',
+  clientId: 'saber',
+  clientSecret: 'saber_secret',
+  tenantMode: true,
+  tenantId: '000000',
+  /** Seconds after which the access token is refreshed. */
+  tokenTime: 3000,
+  /** How often the token age is checked, in ms. */
+  tokenCheckInterval: 10_000,
+  tokenHeader: 'Blade-Auth',
+  requestTimeout: 30_000,
+  lockPage: '/lock',
+  lockDelay: 100,
+  homePath: '/wel/index',
+  pageSizes: [10, 30, 50, 100, 200],
+  defaultPageSize: 10,
+  unreadMax: 99,
+  storagePrefix: 'saber-',
+  dateTimeFormat: 'YYYY-MM-DD HH:mm:ss',
+  dateFormat: 'YYYY-MM-DD',
+  /** Date of the notice about the old platform, and of its shutdown. */
+  noticeDate: '2025-03-25',
+  shutdownDate: '2025-10-31',
+} as const;
+
+export type Language = 'zh' | 'en';

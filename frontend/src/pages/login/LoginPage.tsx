@@ -1,0 +1,291 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Form, Input, Modal, Radio, Space, Tabs, Typography } from 'antd';
+import {
+  LockOutlined,
+  MobileOutlined,
+  SafetyOutlined,
+  TeamOutlined,
+  UserOutlined,
+  GlobalOutlined,
+  WechatOutlined,
+  GithubOutlined,
+  DingtalkOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { getCaptcha, getTenantInfo, getTenantListByAccount, loginByAccount, type AccountLogin } from '../../api/auth';
+import type { Captcha, TenantOption, TokenInfo } from '../../api/types';
+import { completeLogin } from '../../app/session';
+import { website } from '../../config/website';
+import { sessionStore } from '../../store/session';
+import { saveLanguage } from '../../i18n';
+import { Logo } from '../../components/Logo';
+
+interface AccountForm {
+  tenantId: string;
+  username: string;
+  password: string;
+  code?: string;
+}
+
+function safeRedirect(value: string | null): string {
+  if (value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/login')) return value;
+  return '/';
+}
+
+function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountLogin, tenants: TenantOption[]) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<AccountForm>();
+  const [loading, setLoading] = useState(false);
+  const [captchaMode, setCaptchaMode] = useState(false);
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const tenants = useRef<{ account: string; list: TenantOption[] }>({ account: '', list: [] });
+
+  const refreshCaptcha = () => {
+    getCaptcha()
+      .then(setCaptcha)
+      .catch(() => setCaptcha(null));
+  };
+
+  useEffect(() => {
+    let alive = true;
+    getTenantInfo(window.location.hostname)
+      .then((info) => {
+        if (!alive || !info) return;
+        if (info.tenantId && !form.isFieldTouched('tenantId')) form.setFieldValue('tenantId', info.tenantId);
+        if (info.captchaMode === true) {
+          setCaptchaMode(true);
+          refreshCaptcha();
+        }
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [form]);
+
+  const loadTenants = async (account: string): Promise<TenantOption[]> => {
+    const name = account.trim();
+    if (!name) return [];
+    if (tenants.current.account === name) return tenants.current.list;
+    try {
+      const list = (await getTenantListByAccount(name)) ?? [];
+      tenants.current = { account: name, list: Array.isArray(list) ? list : [] };
+    } catch {
+      tenants.current = { account: name, list: [] };
+    }
+    return tenants.current.list;
+  };
+
+  const submit = async (values: AccountForm) => {
+    setLoading(true);
+    try {
+      const list = await loadTenants(values.username);
+      const login: AccountLogin = {
+        tenantId: values.tenantId.trim(),
+        username: values.username.trim(),
+        password: values.password,
+        captcha: captchaMode && captcha ? { key: captcha.key, code: values.code ?? '' } : undefined,
+      };
+      const info = await loginByAccount(login);
+      await onSuccess(info, login, list);
+    } catch {
+      // the request wrapper already showed the server's message (error_description)
+      if (captchaMode) refreshCaptcha();
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Form<AccountForm>
+      form={form}
+      size="large"
+      initialValues={{ tenantId: sessionStore.get().tenantId || website.tenantId }}
+      onFinish={(v) => void submit(v)}
+      autoComplete="off"
+    >
+      {website.tenantMode && (
+        <Form.Item name="tenantId" rules={[{ required: true, message: t('login.tenantIdRequired') }]}>
+          <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} aria-label={t('login.tenantId')} />
+        </Form.Item>
+      )}
+      <Form.Item name="username" rules={[{ required: true, message: t('login.usernameRequired') }]}>
+        <Input
+          prefix={<UserOutlined />}
+          placeholder={t('login.username')}
+          aria-label={t('login.username')}
+          onBlur={(e) => void loadTenants(e.target.value)}
+        />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        rules={[
+          { required: true, message: t('login.passwordRequired') },
+          // Saber shows this hint but still lets shorter passwords through: the seeded admin/admin has 5 characters.
+          { min: 6, message: t('login.passwordMin'), warningOnly: true },
+        ]}
+      >
+        <Input.Password prefix={<LockOutlined />} placeholder={t('login.password')} aria-label={t('login.password')} />
+      </Form.Item>
+      {captchaMode && (
+        <Form.Item name="code" rules={[{ required: true, message: t('login.codeRequired') }]}>
+          <Space.Compact block>
+            <Input prefix={<SafetyOutlined />} placeholder={t('login.code')} aria-label={t('login.code')} />
+            <button type="button" className="captcha-img" onClick={refreshCaptcha} title={t('login.refreshCode')}>
+              {captcha ? <img src={captcha.image} alt={t('login.code')} /> : t('login.refreshCode')}
+            </button>
+          </Space.Compact>
+        </Form.Item>
+      )}
+      <Form.Item style={{ marginBottom: 0 }}>
+        <Button type="primary" htmlType="submit" block loading={loading}>
+          {t('login.submit')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}
+
+function PhoneTab() {
+  const { t } = useTranslation();
+  return (
+    <Form size="large" disabled>
+      <Alert type="info" showIcon title={t('login.phoneNotConfigured')} style={{ marginBottom: 16 }} />
+      <Form.Item>
+        <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} />
+      </Form.Item>
+      <Form.Item>
+        <Input prefix={<MobileOutlined />} placeholder={t('login.phone')} />
+      </Form.Item>
+      <Form.Item>
+        <Space.Compact block>
+          <Input prefix={<SafetyOutlined />} placeholder={t('login.smsCode')} />
+          <Button>{t('login.sendCode')}</Button>
+        </Space.Compact>
+      </Form.Item>
+      <Button type="primary" block>
+        {t('login.submit')}
+      </Button>
+    </Form>
+  );
+}
+
+function SocialTab() {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Alert type="info" showIcon title={t('login.socialNotConfigured')} style={{ marginBottom: 24 }} />
+      <div className="social-list">
+        {[
+          { icon: <WechatOutlined />, key: 'wechat' },
+          { icon: <DingtalkOutlined />, key: 'dingtalk' },
+          { icon: <GithubOutlined />, key: 'github' },
+        ].map((s) => (
+          <Button key={s.key} shape="circle" size="large" icon={s.icon} disabled aria-label={t(`login.social.${s.key}`)} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export default function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [choice, setChoice] = useState<{ info: TokenInfo; login: AccountLogin; tenants: TenantOption[] } | null>(null);
+  const [chosen, setChosen] = useState('');
+  const [switching, setSwitching] = useState(false);
+
+  const finish = async (info: TokenInfo) => {
+    await completeLogin(info);
+    void navigate(safeRedirect(params.get('redirect')), { replace: true });
+  };
+
+  const onSuccess = async (info: TokenInfo, login: AccountLogin, tenants: TenantOption[]) => {
+    if (tenants.length > 1) {
+      setChosen(info.tenant_id || login.tenantId);
+      setChoice({ info, login, tenants });
+      return;
+    }
+    await finish(info);
+  };
+
+  const confirmTenant = async () => {
+    if (!choice) return;
+    setSwitching(true);
+    try {
+      const info =
+        chosen === (choice.info.tenant_id || choice.login.tenantId)
+          ? choice.info
+          : await loginByAccount({ ...choice.login, tenantId: chosen, captcha: undefined });
+      setChoice(null);
+      await finish(info);
+    } catch {
+      // message shown by the request wrapper
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  const switchLanguage = () => {
+    const next = i18n.language === 'en' ? 'zh' : 'en';
+    saveLanguage(next);
+    void i18n.changeLanguage(next);
+  };
+
+  return (
+    <div className="login-page">
+      <div className="login-brand">
+        <div className="login-brand-inner">
+          <Logo size={44} inverse />
+          <h1>{t('login.brandTitle')}</h1>
+          <p>{t('login.brandSubtitle')}</p>
+          <ul>
+            <li>{t('login.feature1')}</li>
+            <li>{t('login.feature2')}</li>
+            <li>{t('login.feature3')}</li>
+          </ul>
+        </div>
+        <div className="login-brand-foot">© {new Date().getFullYear()} Liftdesk</div>
+      </div>
+      <div className="login-main">
+        <Button type="text" icon={<GlobalOutlined />} className="login-lang" onClick={switchLanguage}>
+          {i18n.language === 'en' ? '中文' : 'English'}
+        </Button>
+        <div className="login-card">
+          <Typography.Title level={3} style={{ marginBottom: 4 }}>
+            {t('login.welcome')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary">{t('login.hint')}</Typography.Paragraph>
+          <Tabs
+            defaultActiveKey="account"
+            items={[
+              { key: 'account', label: t('login.tabAccount'), children: <AccountTab onSuccess={onSuccess} /> },
+              { key: 'phone', label: t('login.tabPhone'), children: <PhoneTab /> },
+              { key: 'social', label: t('login.tabSocial'), children: <SocialTab /> },
+            ]}
+          />
+        </div>
+      </div>
+      <Modal
+        open={!!choice}
+        title={t('login.chooseTenant')}
+        okText={t('common.confirm')}
+        cancelText={t('common.cancel')}
+        confirmLoading={switching}
+        onOk={() => void confirmTenant()}
+        onCancel={() => setChoice(null)}
+        mask={{ closable: false }}
+      >
+        <Typography.Paragraph type="secondary">{t('login.chooseTenantHint')}</Typography.Paragraph>
+        <Radio.Group
+          value={chosen}
+          onChange={(e) => setChosen(String(e.target.value))}
+          orientation="vertical"
+          options={(choice?.tenants ?? []).map((x) => ({ value: x.tenantId, label: `${x.tenantName} (${x.tenantId})` }))}
+        />
+      </Modal>
+    </div>
+  );
+}

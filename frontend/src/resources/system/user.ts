@@ -1,0 +1,52 @@
+import { defineResource } from '../types';
+
+export default defineResource({
+  code: 'user',
+  title: 'resource.user',
+  api: {
+    list: '/api/blade-user/page',
+    detail: '/api/blade-user/detail',
+    submit: '/api/blade-user/submit',
+    remove: '/api/blade-user/remove',
+  },
+  paged: true,
+  sideTree: { url: '/api/blade-system/dept/tree', param: 'deptId', title: 'user.deptTree' },
+  columns: [
+    { prop: 'account', label: 'user.account', search: true, required: true, width: 130 },
+    { prop: 'name', label: 'user.name', required: true, width: 120 },
+    { prop: 'realName', label: 'user.realName', search: true, required: true, width: 120 },
+    { prop: 'password', label: 'user.password', type: 'password', required: true, addOnly: true, confirm: true, hideInDetail: true },
+    { prop: 'phone', label: 'user.phone', width: 130 },
+    { prop: 'email', label: 'user.email', hideInTable: true },
+    { prop: 'sex', label: 'user.sex', type: 'dict', dictCode: 'sex', valueType: 'number', width: 70 },
+    { prop: 'birthday', label: 'user.birthday', type: 'date', hideInTable: true },
+    {
+      prop: 'roleId',
+      label: 'user.roleId',
+      type: 'tree',
+      treeUrl: '/api/blade-system/role/tree',
+      multiple: true,
+      required: true,
+      displayProp: 'roleName',
+    },
+    {
+      prop: 'deptId',
+      label: 'user.deptId',
+      type: 'tree',
+      treeUrl: '/api/blade-system/dept/tree',
+      multiple: true,
+      required: true,
+      displayProp: 'deptName',
+    },
+    {
+      prop: 'postId',
+      label: 'user.postId',
+      type: 'select',
+      remote: { url: '/api/blade-system/post/select', labelKey: 'postName', valueKey: 'id' },
+      multiple: true,
+      displayProp: 'postName',
+      hideInTable: true,
+    },
+    { prop: 'code', label: 'user.code', hideInTable: true },
+  ],
+});

@@ -1,0 +1,21 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The dev server proxies /api to a locally running `liftdesk serve` (LIFTDESK_PORT, default 8000).
+const backend = `http://127.0.0.1:${process.env.LIFTDESK_PORT ?? '8000'}`;
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: { '/api': { target: backend, changeOrigin: false } },
+  },
+  build: {
+    chunkSizeWarningLimit: 1500,
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+  },
+});
