@@ -50,6 +50,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "账号未启用或已被禁用, 请联系管理员",
         "The account is not enabled yet or disabled; ask an administrator",
     ),
+    "no_terminal": ("车辆未绑定终端: {value}", "The vehicle has no terminal: {value}"),
     "register_closed": ("注册功能未开启", "Self-registration is switched off"),
     "register_pending": (
         "注册申请已提交,请耐心等待管理员通过!",

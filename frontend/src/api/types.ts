@@ -1,7 +1,11 @@
 /**
- * Hand-written shapes of the BladeX/Saber API used by the shell. When `frontend/openapi.json` exists,
- * `npm run gen:api` writes `schema.d.ts`; these types describe the same contract (bladex-api.md §2–§5).
+ * Shapes of the BladeX/Saber API used by the shell. Where the backend's OpenAPI document types an answer, the
+ * type is taken from the generated `schema.d.ts` (`make client`; a test fails when it is stale); the raw OAuth
+ * maps and the generic envelope/page are written here (bladex-api.md §2–§5).
  */
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
 
 /** The envelope every BladeX endpoint answers with (except the raw OAuth maps). */
 export interface R<T> {
@@ -47,17 +51,9 @@ export interface OAuthError {
   msg?: string;
 }
 
-export interface TenantOption {
-  tenantId: string;
-  tenantName: string;
-}
+export type TenantOption = Schemas['TenantBrief'];
 
-export interface TenantInfo {
-  tenantId?: string;
-  domain?: string;
-  backgroundUrl?: string;
-  captchaMode?: boolean;
-}
+export type TenantInfo = Partial<Schemas['TenantInfo']>;
 
 export interface Captcha {
   key: string;
@@ -119,12 +115,7 @@ export interface DictItem {
   sort?: number;
 }
 
-export interface IpOffset {
-  /** Server epoch in ms. */
-  timestamp: number;
-  /** Tenant zone offset from UTC in minutes (480 = UTC+8). */
-  offset: number;
-}
+export type IpOffset = Schemas['IpOffset'];
 
 export interface GrantTree {
   menu: TreeNode[];
