@@ -65,7 +65,7 @@ POST = REGISTRY.register(
         code="post",
         label="post_name",
         unique=(("post_code",),),
-                ops={**CRUD_OPS, "page": "page", "select": "select"},
+        ops={**CRUD_OPS, "page": "page", "select": "select"},
         hooks=svc.PostHooks(),
     )
 )
