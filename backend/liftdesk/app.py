@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -78,11 +80,15 @@ def create_app(settings: Settings | None = None, db: Database | None = None, ser
     install_error_handlers(app)
 
     from liftdesk.fleet.api import router as fleet_router
+    from liftdesk.fleet.commands_api import router as commands_router
     from liftdesk.system.api import router as system_router
+    from liftdesk.telemetry.ingest_api import router as ingest_router
     from liftdesk.telemetry.live import router as live_router
 
     app.include_router(system_router)
     app.include_router(fleet_router)
+    app.include_router(commands_router)
+    app.include_router(ingest_router)
     app.include_router(live_router)
     mount_resources(app)
     _mount_web(app, settings.web_dir)
@@ -93,13 +99,17 @@ def wire_telemetry(app: FastAPI, settings: Settings) -> None:
     """The telemetry objects every process has (the API publishes to the bus and reads the live hub)."""
     from liftdesk.core.bus import make_bus
     from liftdesk.fleet.service import VEHICLE_CHANGED
+    from liftdesk.telemetry.commands import CommandService
     from liftdesk.telemetry.live import LiveHub
     from liftdesk.telemetry.pipeline import Pipeline
+    from liftdesk.telemetry.terminals import TerminalService
 
     bus = make_bus(settings.redis_url)
     app.state.bus = bus
     app.state.pipeline = Pipeline(app.state.db, bus, tz_minutes=settings.tz_offset_minutes)
     app.state.live = LiveHub(app.state.db, bus)
+    app.state.commands = CommandService(app.state.db, bus)
+    app.state.terminals = TerminalService(app.state.db)
 
     async def _vehicle_changed(msg: dict[str, object]) -> None:
         app.state.pipeline.forget(str(msg.get("deviceNumber") or "") or None)
@@ -116,20 +126,64 @@ class Runtime:
         self.started: list[object] = []
 
     async def start(self) -> None:
-        state = self.app.state
-        await state.bus.start()
-        await state.pipeline.start()
-        await state.live.start()
+        from liftdesk.telemetry.gateway.server import Gateway
         from liftdesk.telemetry.jobs import Jobs
+        from liftdesk.telemetry.mqtt import MqttAdapter
 
-        jobs = Jobs(state.db)
-        await jobs.start()
-        self.started = [jobs, state.live, state.pipeline, state.bus]
+        state, cfg = self.app.state, self.settings
+        await state.bus.start()
+        self.started.append(state.bus)
+        for part in (state.pipeline, state.live, state.commands, Jobs(state.db)):
+            await part.start()
+            self.started.insert(0, part)
+        if cfg.gateway_port:
+            gateway = Gateway(
+                state.db, state.pipeline, state.terminals, state.commands, host=cfg.gateway_host, port=cfg.gateway_port
+            )
+            await gateway.start()
+            state.gateway = gateway
+            self.started.insert(0, gateway)
+            if cfg.simulator_vehicles > 0:
+                self.started.insert(0, await Simulator.start(gateway.port, cfg.simulator_vehicles))
+        if cfg.mqtt_url:
+            mqtt = MqttAdapter(
+                cfg.mqtt_url, state.pipeline, state.terminals, state.commands, db=state.db, bus=state.bus
+            )
+            await mqtt.start()
+            self.started.insert(0, mqtt)
 
     async def stop(self) -> None:
         for part in self.started:
-            await part.stop()  # type: ignore[attr-defined]
+            try:
+                await part.stop()  # type: ignore[attr-defined]
+            except Exception:
+                logging.getLogger("liftdesk").exception("stopping %r failed", part)
         self.started = []
+
+
+class Simulator:
+    """The demo fleet of ``make run``: simulated terminals talking JT/T 808 to this process's gateway."""
+
+    def __init__(self, task: asyncio.Task[object], stop_event: asyncio.Event) -> None:
+        self.task = task
+        self.stop_event = stop_event
+
+    @classmethod
+    async def start(cls, port: int, vehicles: int) -> Simulator:
+        from liftdesk.telemetry.simulator import demo_specs, run_fleet
+
+        stop_event = asyncio.Event()
+        task: asyncio.Task[object] = asyncio.create_task(
+            run_fleet("127.0.0.1", port, demo_specs(vehicles), stop_event=stop_event), name="simulator"
+        )
+        return cls(task, stop_event)
+
+    async def stop(self) -> None:
+        self.stop_event.set()
+        try:
+            await asyncio.wait_for(self.task, 10)
+        except (TimeoutError, asyncio.CancelledError):
+            self.task.cancel()
 
 
 def _mount_web(app: FastAPI, web_dir: Path) -> None:

@@ -48,7 +48,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = args.port or settings.port
     print(f"Liftdesk serving on http://{settings.host}:{port}", flush=True)
     uvicorn.run(
-        create_app(settings), host=settings.host, port=port, log_level="info", proxy_headers=False, access_log=False
+        create_app(settings, services=True),
+        host=settings.host,
+        port=port,
+        log_level="info",
+        proxy_headers=False,
+        access_log=False,
     )
     return 0
 

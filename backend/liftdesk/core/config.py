@@ -20,7 +20,8 @@ class Settings(BaseSettings):
     database_url: str = "sqlite+aiosqlite:///var/liftdesk.db"
     host: str = "127.0.0.1"
     port: int = 8000
-    gateway_port: int = 7808
+    gateway_port: int = 7808  # 0: no gateway in this process
+    gateway_host: str = "0.0.0.0"  # terminals connect from the network
     simulator_vehicles: int = 20
     web_dir: Path = REPO_ROOT / "frontend" / "dist"
     var_dir: Path = Path("var")

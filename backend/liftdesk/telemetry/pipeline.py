@@ -458,7 +458,10 @@ class Pipeline:
                 if timeout <= 0:
                     break
                 try:
-                    item = await asyncio.wait_for(self._queue.get(), timeout)
+                    # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation when the item
+                    # arrives at the same moment, and stop() would then wait forever.
+                    async with asyncio.timeout(timeout):
+                        item = await self._queue.get()
                 except TimeoutError:
                     break
                 items.append(item)

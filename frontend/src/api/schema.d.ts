@@ -260,6 +260,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carSet/lockCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lock (1 soft, 2 full) or unlock (0) vehicles */
+        post: operations["carSet-lock_car"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/rateLimiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the speed limit (0–30 km/h) of vehicles */
+        post: operations["carSet-rate_limiting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/sendDeviceConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set terminal parameters (names or ids → values) */
+        post: operations["carSet-send_config"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/sendGetDeviceConfig/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ask a vehicle's terminal for all its parameters */
+        get: operations["carSet-query_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carStatus/getCnt": {
         parameters: {
             query?: never;
@@ -1926,10 +1994,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ingest fixes of the caller's terminals */
+        post: operations["telemetry-ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** BatteryIn */
+        BatteryIn: {
+            /**
+             * Cellvoltagesmv
+             * @default []
+             */
+            cellVoltagesMv: number[];
+            /**
+             * Chargestate
+             * @default idle
+             * @enum {string}
+             */
+            chargeState: "idle" | "charging" | "discharging";
+            /**
+             * Currenta
+             * @default 0
+             */
+            currentA: number;
+            /**
+             * Liquidlow
+             * @default false
+             */
+            liquidLow: boolean;
+            /** Socpct */
+            socPct: number;
+            /**
+             * Temperaturesc
+             * @default []
+             */
+            temperaturesC: number[];
+            /** Voltagev */
+            voltageV: number;
+        };
         /** ClientInSubmit */
         ClientInSubmit: {
             /** Accesstokenvalidity */
@@ -2007,6 +2125,48 @@ export interface components {
             updateUser?: string | null;
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
+        };
+        /** CommandOut */
+        CommandOut: {
+            /**
+             * Attempts
+             * @default 0
+             */
+            attempts: number;
+            /** Carid */
+            carId?: string | null;
+            /** Commandid */
+            commandId: string;
+            /** Createtime */
+            createTime?: string | null;
+            /** Devicenumber */
+            deviceNumber: string;
+            /** Donetime */
+            doneTime?: string | null;
+            /** Error */
+            error?: string | null;
+            /** Name */
+            name: string;
+            /** Result */
+            result?: unknown;
+            /** Status */
+            status: string;
+        };
+        /** ConfigIn */
+        ConfigIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /**
+             * Wait
+             * @default 5
+             */
+            wait: number;
         };
         /** DatasourceInSubmit */
         DatasourceInSubmit: {
@@ -2288,6 +2448,65 @@ export interface components {
              */
             url: string;
         };
+        /**
+         * FixIn
+         * @description One sample. Only ``time``, ``lat`` and ``lon`` are required.
+         */
+        FixIn: {
+            /**
+             * Alarm
+             * @default 0
+             */
+            alarm: number;
+            /**
+             * Altitude
+             * @default 0
+             */
+            altitude: number;
+            battery?: components["schemas"]["BatteryIn"] | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /**
+             * Faultcodes
+             * @default []
+             */
+            faultCodes: string[];
+            /** Forkheightmm */
+            forkHeightMm?: number | null;
+            /** Impactdirection */
+            impactDirection?: number | null;
+            /** Impactg */
+            impactG?: number | null;
+            /** Lat */
+            lat: number;
+            /** Loadkg */
+            loadKg?: number | null;
+            /** Locklevel */
+            lockLevel?: number | null;
+            /** Lon */
+            lon: number;
+            /** Mileagekm */
+            mileageKm?: number | null;
+            /** Seatbelt */
+            seatBelt?: boolean | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /**
+             * Status
+             * @default 3
+             */
+            status: number;
+            /** Time */
+            time: number | string;
+        };
         /** GrantIn */
         GrantIn: {
             /** Apiscopeids */
@@ -2355,6 +2574,25 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** IngestReport */
+        IngestReport: {
+            /**
+             * Backfill
+             * @default false
+             */
+            backfill: boolean;
+            /** Device */
+            device: string;
+            /** Fixes */
+            fixes: components["schemas"]["FixIn"][];
+        };
+        /** IngestResult */
+        IngestResult: {
+            /** Fixes */
+            fixes: number;
+            /** Reports */
+            reports: number;
+        };
         /** IpOffset */
         IpOffset: {
             /** Offset */
@@ -2421,6 +2659,20 @@ export interface components {
              * @default off
              */
             state: string;
+        };
+        /** LockIn */
+        LockIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /** Locklevel */
+            lockLevel: number;
+            /**
+             * Wait
+             * @default 5
+             */
+            wait: number;
         };
         /** MenuInSubmit */
         MenuInSubmit: {
@@ -2786,6 +3038,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[CommandOut] */
+        R_CommandOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["CommandOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[DatasourceOut] */
         R_DatasourceOut_: {
             /**
@@ -2889,6 +3160,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["GrantTree"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[IngestResult] */
+        R_IngestResult_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["IngestResult"] | null;
             /**
              * Msg
              * @default
@@ -3492,6 +3782,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[CommandOut]] */
+        R_list_CommandOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["CommandOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[DeptOutNode]] */
         R_list_DeptOutNode__: {
             /**
@@ -3751,6 +4061,20 @@ export interface components {
              * @default true
              */
             success: boolean;
+        };
+        /** RateIn */
+        RateIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /** Speedlimit */
+            speedLimit: number;
+            /**
+             * Wait
+             * @default 5
+             */
+            wait: number;
         };
         /** RoleInSubmit */
         RoleInSubmit: {
@@ -5299,6 +5623,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-lock_car": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LockIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-rate_limiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RateIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-send_config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-query_config": {
+        parameters: {
+            query?: {
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CommandOut_"];
                 };
             };
             /** @description Validation Error */
@@ -8205,6 +8661,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_str_"];
+                };
+            };
+        };
+    };
+    "telemetry-ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IngestReport"] | components["schemas"]["IngestReport"][];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_IngestResult_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

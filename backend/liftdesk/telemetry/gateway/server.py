@@ -1,0 +1,603 @@
+"""The JT/T 808 gateway: an asyncio TCP server, one :class:`Session` per terminal connection.
+
+Per connection: ``FrameSplitter`` → ``decode_packet`` (2011/2013 and 2019 headers on one port) → sub-package
+reassembly → ``parse_packet`` → handling. A frame that does not decode (escape, checksum, header) is logged and
+dropped; the connection carries on. Before authentication only registration (0x0100) and authentication (0x0102)
+are accepted; anything else is answered 0x8001 result 1 and ignored.
+
+Position data (0x0200, 0x0704, Liftdesk pass-through 0x0900) is acknowledged with 0x8001 result 0 only after
+``Pipeline.submit`` returned, i.e. once it is committed; when the submit fails there is no acknowledgement and the
+terminal sends again. Several data messages of one connection may be in the pipeline at once (``max_inflight``);
+they are submitted in arrival order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from liftdesk.core.db import Database, utcnow
+from liftdesk.telemetry.codecs.jt808 import (
+    Authentication,
+    Body,
+    BodyError,
+    CanData,
+    CardReadResult,
+    CardStatus,
+    DriverIdentity,
+    FrameSplitter,
+    GeneralReply,
+    Header,
+    Heartbeat,
+    Jt808Error,
+    Jt808Version,
+    LiftdeskBatteryReport,
+    LiftdeskSnapshot,
+    Location,
+    LocationBatch,
+    LocationQueryReply,
+    Logout,
+    Message,
+    Packet,
+    ParamQueryReply,
+    PassThrough,
+    PlatformGeneralReply,
+    Registration,
+    RegistrationReply,
+    ReplyResult,
+    SerialCounter,
+    SubpackageAssembler,
+    TerminalAttributes,
+    UpgradeResult,
+    VehicleControlReply,
+    decode_packet,
+    encode_frames,
+    parse_packet,
+    subpackage_count,
+)
+from liftdesk.telemetry.commands import CommandService, OutboundCommand, build_body
+from liftdesk.telemetry.gateway.mapping import (
+    battery_of,
+    device_candidates,
+    forklift_fields,
+    location_to_fix,
+    naive_utc,
+)
+from liftdesk.telemetry.gateway.payloads import fix_json
+from liftdesk.telemetry.gateway.state import last_known, set_driver
+from liftdesk.telemetry.messages import Fix, Report
+from liftdesk.telemetry.pipeline import Pipeline
+from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo, TerminalService
+
+log = logging.getLogger("liftdesk.gateway")
+
+READ_SIZE = 64 * 1024
+PROTOCOL = "jt808"
+
+
+@dataclass
+class GatewayStats:
+    """Counters since start (for logs and health checks)."""
+
+    connections: int = 0
+    frames: int = 0
+    bad_frames: int = 0
+    bad_bodies: int = 0
+    refused: int = 0
+    positions: int = 0
+    acknowledged: int = 0
+    submit_failures: int = 0
+    can_frames: int = 0
+
+
+class Gateway:
+    """``Gateway(db, pipeline, terminals, commands, host, port)``; ``await start()`` binds (``port=0`` picks a free
+    port, read it back from :attr:`port`), ``await stop()`` closes the listener and every connection."""
+
+    def __init__(
+        self,
+        db: Database,
+        pipeline: Pipeline,
+        terminals: TerminalService,
+        commands: CommandService,
+        host: str = "0.0.0.0",  # terminals connect from anywhere
+        port: int = 7808,
+        idle_timeout_s: float = 300.0,
+        *,
+        max_inflight: int = 64,
+        liftdesk_extension: bool = True,
+        subpackage_timeout_s: float = 60.0,
+    ) -> None:
+        self.db = db
+        self.pipeline = pipeline
+        self.terminals = terminals
+        self.commands = commands
+        self.host = host
+        self.port = port
+        self.idle_timeout_s = idle_timeout_s
+        self.max_inflight = max_inflight
+        self.liftdesk_extension = liftdesk_extension
+        self.subpackage_timeout_s = subpackage_timeout_s
+        self.stats = GatewayStats()
+        #: Authenticated sessions by device number (one per terminal: a reconnect replaces the old one).
+        self.sessions: dict[str, Session] = {}
+        self._connections: set[Session] = set()
+        self._serials: dict[str, SerialCounter] = {}
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> None:
+        if self._server is not None:
+            return
+        self._server = await asyncio.start_server(self._accept, self.host, self.port, reuse_address=True)
+        sockets = self._server.sockets
+        if self.port == 0 and sockets:
+            self.port = int(sockets[0].getsockname()[1])
+        log.info("JT/T 808 gateway listening on %s:%d", self.host, self.port)
+
+    async def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+        sessions = list(self._connections)
+        for session in sessions:
+            session.abort()
+        if sessions:
+            waits = [asyncio.ensure_future(s.finished.wait()) for s in sessions]
+            _, late = await asyncio.wait(waits, timeout=10.0)  # a session stuck in the database must not block
+            for w in late:
+                w.cancel()
+            if late:
+                log.warning("JT/T 808 gateway stopped with %d sessions still closing", len(late))
+        if server is not None:
+            await server.wait_closed()
+        log.info("JT/T 808 gateway stopped")
+
+    @property
+    def listening(self) -> bool:
+        return self._server is not None
+
+    def serials(self, device: str) -> SerialCounter:
+        """The platform's message serials towards one terminal (kept across its reconnections)."""
+        counter = self._serials.get(device)
+        if counter is None:
+            counter = self._serials[device] = SerialCounter()
+        return counter
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        session = Session(self, reader, writer)
+        self._connections.add(session)
+        self.stats.connections += 1
+        try:
+            await session.run()
+        finally:
+            self._connections.discard(session)
+
+    async def _online(self, session: Session, device: str) -> None:
+        old = self.sessions.get(device)
+        self.sessions[device] = session
+        if old is not None and old is not session:
+            log.info("%s reconnected from %s: closing its previous connection", device, session.peer)
+            old.abort()
+        await self.terminals.set_online(device, True, protocol=PROTOCOL, protocol_version=str(int(session.version)))
+        self.commands.attach(device, session.send_command)
+
+    async def _offline(self, session: Session, device: str) -> None:
+        if self.sessions.get(device) is not session:
+            return  # replaced by a newer connection of the same terminal
+        del self.sessions[device]
+        self.commands.detach(device, session.send_command)
+        await self.terminals.set_online(device, False)
+
+
+class Session:
+    """One terminal connection."""
+
+    def __init__(self, gateway: Gateway, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.gateway = gateway
+        self.reader = reader
+        self.writer = writer
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else str(peer)
+        self.splitter = FrameSplitter()
+        self.assembler = SubpackageAssembler(timeout=gateway.subpackage_timeout_s)
+        self.device: str | None = None
+        self.known: Known | None = None
+        #: Terminal number as its header carries it (hex of the BCD field), used for downlink frames.
+        self.terminal = ""
+        self.version = Jt808Version.V2013
+        self.protocol_version = 1
+        self.finished = asyncio.Event()
+        self.can_frames = 0
+        self._terminal_key = ""
+        self._serials = SerialCounter()
+        self._slots = asyncio.Semaphore(gateway.max_inflight)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._devices: dict[str, str] = {}
+        self._closing = False
+
+    def __repr__(self) -> str:
+        return f"<Session {self.device or '?'} {self.peer}>"
+
+    @property
+    def authenticated(self) -> bool:
+        return self.known is not None
+
+    @property
+    def name(self) -> str:
+        return f"{self.device or '?'}@{self.peer}"
+
+    # ------------------------------------------------------------------ connection
+
+    async def run(self) -> None:
+        try:
+            await self._read_loop()
+        except (ConnectionError, OSError) as exc:
+            log.info("%s: connection lost (%s)", self.name, exc)
+        finally:
+            try:
+                await self._cleanup()
+            finally:
+                self.finished.set()
+
+    async def _read_loop(self) -> None:
+        idle = self.gateway.idle_timeout_s
+        while not self._closing:
+            try:
+                async with asyncio.timeout(idle):  # not wait_for: on 3.11 it can swallow a cancellation
+                    chunk = await self.reader.read(READ_SIZE)
+            except TimeoutError:
+                log.info("%s: idle for %.0f s, closing", self.name, idle)
+                return
+            if not chunk:
+                return
+            for frame in self.splitter.feed(chunk):
+                await self._on_frame(frame)
+                if self._closing:
+                    return
+
+    def abort(self) -> None:
+        """Drop the connection now (gateway stop, or the terminal connected again elsewhere)."""
+        self._closing = True
+        self.writer.transport.abort()
+
+    async def _cleanup(self) -> None:
+        self._closing = True
+        tasks = list(self._tasks)
+        for task in tasks:  # their acknowledgements cannot be delivered any more; the terminal re-sends
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.device is not None and self.known is not None:
+            try:
+                await self.gateway._offline(self, self.device)
+            except Exception:
+                log.exception("%s: marking the terminal offline failed", self.name)
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        log.debug("%s: closed", self.name)
+
+    # ------------------------------------------------------------------ writing
+
+    def _counter(self) -> SerialCounter:
+        return self.gateway.serials(self.device) if self.device is not None else self._serials
+
+    async def _write(self, data: bytes) -> None:
+        if self.writer.is_closing():
+            raise ConnectionError("connection closed")
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def _send(self, body: Body, header: Header | None = None) -> int:
+        """Encode ``body`` for this terminal (its header version and number) and write it; returns the serial."""
+        version = header.version if header is not None else self.version
+        terminal = header.terminal if header is not None else self.terminal
+        protocol_version = (header.protocol_version if header is not None else self.protocol_version) or 1
+        raw = body.encode(version)
+        serial = self._counter().next(subpackage_count(len(raw)))
+        frames = encode_frames(
+            body.msg_id, raw, terminal=terminal, serial=serial, version=version, protocol_version=protocol_version
+        )
+        await self._write(b"".join(frames))
+        return serial
+
+    async def _reply(self, header: Header, result: int = ReplyResult.SUCCESS, serials: Iterable[int] = ()) -> None:
+        """0x8001 to the message with ``header`` (to each of ``serials`` when it came in sub-packages)."""
+        for serial in tuple(serials) or (header.serial,):
+            try:
+                await self._send(PlatformGeneralReply(serial, header.msg_id, result), header)
+            except (ConnectionError, OSError):
+                return
+
+    async def send_command(self, cmd: OutboundCommand) -> int:
+        """The command service's transport for this terminal. Raises ValueError when the command cannot be
+        encoded for it, ConnectionError when the connection is gone."""
+        if self._closing or self.writer.is_closing() or self.device is None:
+            raise ConnectionError("terminal connection closed")
+        body = build_body(cmd.msg_id, cmd.payload)
+        raw = body.encode(self.version)
+        count = subpackage_count(len(raw))
+        retransmission = cmd.serial is not None and len(cmd.serials) == count
+        serial = cmd.serial if retransmission and cmd.serial is not None else self._counter().next(count)
+        frames = encode_frames(
+            body.msg_id,
+            raw,
+            terminal=self.terminal,
+            serial=serial,
+            version=self.version,
+            protocol_version=self.protocol_version or 1,
+        )
+        cmd.serial = serial
+        cmd.serials = tuple((serial + i) & 0xFFFF for i in range(len(frames)))
+        await self._write(b"".join(frames))
+        return serial
+
+    # ------------------------------------------------------------------ frames
+
+    async def _on_frame(self, frame: bytes) -> None:
+        stats = self.gateway.stats
+        stats.frames += 1
+        try:
+            packet = decode_packet(frame)
+            whole = self.assembler.add(packet)
+        except Jt808Error as exc:
+            stats.bad_frames += 1
+            log.warning("%s: frame dropped (%s): %s", self.name, exc, frame[:48].hex())
+            return
+        if whole is None:
+            return  # more sub-packages to come
+        sub = packet.header.subpackage
+        serials: tuple[int, ...] = ()
+        if sub is not None:
+            serials = tuple((whole.header.serial + i) & 0xFFFF for i in range(sub.total))
+        try:
+            message = parse_packet(whole, liftdesk=self.gateway.liftdesk_extension)
+        except BodyError as exc:
+            stats.bad_bodies += 1
+            log.warning("%s: %s", self.name, exc)
+            if self.authenticated:
+                await self._reply(whole.header, ReplyResult.BAD_MESSAGE, serials)
+            return
+        try:
+            await self._handle(message, whole, serials)
+        except (ConnectionError, OSError):
+            raise
+        except Exception:
+            log.exception("%s: handling 0x%04x failed", self.name, message.header.msg_id)
+
+    async def _device_for(self, header: Header) -> str:
+        """The device number the platform knows this terminal by (padded to 12 digits, or without zeros)."""
+        cached = self._devices.get(header.terminal)
+        if cached is not None:
+            return cached
+        candidates = device_candidates(header)
+        device = candidates[0]
+        for candidate in candidates:
+            if await self.gateway.terminals.lookup(candidate) is not None:
+                device = candidate
+                break
+        self._devices[header.terminal] = device
+        return device
+
+    async def _handle(self, message: Message, packet: Packet, serials: tuple[int, ...]) -> None:
+        header, body = message.header, message.body
+        if isinstance(body, Registration):
+            await self._register(header, body)
+            return
+        if isinstance(body, Authentication):
+            await self._authenticate(header, body)
+            return
+        if self.known is None or self.device is None:
+            log.info("%s: 0x%04x before authentication, refused", self.name, header.msg_id)
+            await self._reply(header, ReplyResult.FAILURE)
+            return
+        if header.terminal_key != self._terminal_key:
+            log.warning("%s: frame from terminal %s on this connection, refused", self.name, header.terminal)
+            await self._reply(header, ReplyResult.FAILURE)
+            return
+        self.version, self.protocol_version = header.version, header.protocol_version or 1
+        device = self.device
+        commands = self.gateway.commands
+        if isinstance(body, Heartbeat):
+            await self._reply(header)
+        elif isinstance(body, Location):
+            await self._spawn(self._positions(header, (body,), False, serials))
+        elif isinstance(body, LocationBatch):
+            await self._spawn(self._positions(header, body.locations, body.blind_zone, serials))
+        elif isinstance(body, PassThrough):
+            await self._spawn(self._pass_through(header, body, serials))
+        elif isinstance(body, DriverIdentity):
+            await self._driver(header, body)
+        elif isinstance(body, CanData):
+            self.can_frames += len(body.items)
+            self.gateway.stats.can_frames += len(body.items)
+            log.debug("%s: %d CAN frames", self.name, len(body.items))
+            await self._reply(header, serials=serials)
+        elif isinstance(body, GeneralReply):
+            await commands.on_general_reply(device, body.reply_serial, body.reply_msg_id, int(body.result))
+        elif isinstance(body, ParamQueryReply):
+            await commands.on_param_reply(device, body.reply_serial, body.as_dict())
+        elif isinstance(body, TerminalAttributes):
+            await self._attributes(body)
+        elif isinstance(body, UpgradeResult):
+            await commands.on_upgrade_result(device, int(body.upgrade_type), int(body.result))
+            await self._reply(header)
+        elif isinstance(body, VehicleControlReply):
+            fix = location_to_fix(body.location, utcnow())
+            await commands.on_control_reply(device, body.reply_serial, fix_json(fix))
+            await self._spawn(self._positions(header, (body.location,), False, (), ack=False))
+        elif isinstance(body, LocationQueryReply):
+            await self._spawn(self._positions(header, (body.location,), False, (), ack=False))
+        elif isinstance(body, Logout):
+            await self._drain()
+            await self._reply(header)
+            log.info("%s: logged out", self.name)
+            self._closing = True
+        else:
+            log.info("%s: unsupported message 0x%04x", self.name, header.msg_id)
+            await self._reply(header, ReplyResult.UNSUPPORTED, serials)
+
+    # ------------------------------------------------------------------ registration, authentication
+
+    async def _register(self, header: Header, body: Registration) -> None:
+        device = await self._device_for(header)
+        info = RegistrationInfo(
+            maker=body.maker_id,
+            model=body.model,
+            terminal_id=body.terminal_id,
+            plate=body.plate,
+            protocol_version=str(int(header.version)),
+        )
+        result, code = await self.gateway.terminals.register(device, info)
+        await self._send(RegistrationReply(header.serial, result, code if result == REG_OK else None), header)
+        if result != REG_OK:
+            self.gateway.stats.refused += 1
+            log.warning("%s: registration of %s refused (result %d)", self.name, device, result)
+            self._closing = True
+        else:
+            log.info("%s: %s registered (%s %s)", self.name, device, body.maker_id, body.model)
+
+    async def _authenticate(self, header: Header, body: Authentication) -> None:
+        device = await self._device_for(header)
+        known = await self.gateway.terminals.authenticate(device, body.auth_code)
+        if known is None:
+            self.gateway.stats.refused += 1
+            log.warning("%s: authentication of %s refused", self.name, device)
+            await self._reply(header, ReplyResult.FAILURE)
+            self._closing = True
+            return
+        self.version, self.protocol_version = header.version, header.protocol_version or 1
+        self.terminal, self._terminal_key = header.terminal, header.terminal_key
+        previous, self.device, self.known = self.device, device, known
+        await self._reply(header)
+        if previous != device:
+            log.info("%s: authenticated (%s, JT/T 808-%d)", self.name, known.tenant_id, int(header.version))
+            await self.gateway._online(self, device)
+
+    # ------------------------------------------------------------------ data
+
+    async def _spawn(self, work: Awaitable[None]) -> None:
+        """Run a data handler concurrently (bounded): the read loop keeps reading while the pipeline commits."""
+        await self._slots.acquire()
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._slots.release()
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s: data handler failed", self.name, exc_info=task.exception())
+
+    async def _drain(self) -> None:
+        """Wait for the data handlers in progress (their acknowledgements go out first)."""
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def _submit(self, fixes: tuple[Fix, ...], received_at: datetime, backfill: bool) -> bool:
+        assert self.device is not None
+        report = Report(self.device, fixes, received_at, backfill=backfill, source=PROTOCOL)
+        try:
+            await self.gateway.pipeline.submit(report)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.gateway.stats.submit_failures += 1
+            log.exception("%s: %d fixes not stored, not acknowledged", self.name, len(fixes))
+            return False
+        self.gateway.stats.positions += len(fixes)
+        return True
+
+    async def _positions(
+        self, header: Header, locations: Iterable[Location], backfill: bool, serials: tuple[int, ...], ack: bool = True
+    ) -> None:
+        now = utcnow()
+        fixes = tuple(location_to_fix(loc, now) for loc in locations)
+        if fixes and not await self._submit(fixes, now, backfill):
+            return
+        if ack:
+            await self._reply(header, serials=serials)
+            self.gateway.stats.acknowledged += 1
+
+    async def _pass_through(self, header: Header, body: PassThrough, serials: tuple[int, ...]) -> None:
+        """Liftdesk battery report (0xF1) or status snapshot (0xF0): a fix at the last known position."""
+        report = body.liftdesk
+        if report is None or self.known is None:
+            await self._reply(header, serials=serials)
+            return
+        now = utcnow()
+        last = await last_known(self.gateway.db, self.device or "", self.known.vehicle_id)
+        if last is None:
+            log.info("%s: pass-through 0x%02x without a known position, acknowledged only", self.name, body.kind)
+            await self._reply(header, serials=serials)
+            return
+        kw: dict[str, Any]
+        extra: dict[str, Any] = {"position": "last known", "pass_through": int(body.kind)}
+        if isinstance(report, LiftdeskBatteryReport):
+            kw = {"battery": battery_of(report.battery)}
+        else:
+            assert isinstance(report, LiftdeskSnapshot)
+            kw, more = forklift_fields(report.status)
+            extra.update(more)
+        kw.setdefault("load_kg", last.load_kg)
+        fix = Fix(
+            time=naive_utc(report.time) if report.time is not None else now,
+            lat=last.lat,
+            lon=last.lon,
+            speed_kmh=last.speed_kmh,
+            direction=last.direction,
+            alarm=last.alarm,
+            status=last.status,
+            extra=extra,
+            **kw,
+        )
+        if await self._submit((fix,), now, False):
+            await self._reply(header, serials=serials)
+            self.gateway.stats.acknowledged += 1
+
+    async def _driver(self, header: Header, body: DriverIdentity) -> None:
+        assert self.known is not None and self.device is not None
+        if body.status == CardStatus.REMOVED:
+            name, card = None, None
+        elif body.read_result == CardReadResult.SUCCESS:
+            name, card = body.driver_name, body.certificate_no
+        else:
+            log.info("%s: IC card read failed (%s)", self.name, body.read_result)
+            await self._reply(header)
+            return
+        known = self.known
+        await set_driver(
+            self.gateway.db, self.gateway.pipeline, self.device, known.tenant_id, known.vehicle_id, name, card
+        )
+        await self._reply(header)
+
+    async def _attributes(self, body: TerminalAttributes) -> None:
+        assert self.device is not None
+        attributes = {
+            "terminalType": body.terminal_type,
+            "maker": body.maker_id,
+            "model": body.model,
+            "terminalId": body.terminal_id,
+            "iccid": body.iccid,
+            "hardwareVersion": body.hardware_version,
+            "firmwareVersion": body.firmware_version,
+            "gnssModules": body.gnss_modules,
+            "commModules": body.comm_modules,
+        }
+        await self.gateway.terminals.set_online(
+            self.device,
+            True,
+            maker=body.maker_id[:32],
+            model=body.model[:64],
+            terminal_id=body.terminal_id[:64],
+            iccid=body.iccid[:32],
+            hardware_version=body.hardware_version[:64],
+            firmware_version=body.firmware_version[:64],
+        )
+        await self.gateway.commands.on_attributes(self.device, attributes)
+
+
+__all__ = ["Gateway", "GatewayStats", "Session"]

@@ -1,0 +1,67 @@
+"""HTTP ingest: integrations post fixes for their tenant's terminals (same JSON as MQTT, ``docs/mqtt.md``).
+
+``POST /api/liftdesk/ingest`` with a bearer token; body ``{device, fixes: [...], backfill?}`` or a list of those.
+Every device must belong to the caller's tenant (403 otherwise, also for unknown devices, so nothing leaks).
+The answer comes once the data is committed (``Pipeline.submit``); the caller may re-send on any failure.
+Mount with ``app.include_router(router)``; needs ``app.state.pipeline`` (and uses ``app.state.terminals`` if set).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from liftdesk.core.db import utcnow
+from liftdesk.core.deps import CurrentUser
+from liftdesk.core.envelope import Forbidden, R, ServiceError, ok
+from liftdesk.core.i18n import t
+from liftdesk.telemetry.gateway.payloads import FixIn
+from liftdesk.telemetry.messages import Report
+from liftdesk.telemetry.pipeline import Pipeline
+from liftdesk.telemetry.terminals import TerminalService
+
+router = APIRouter(tags=["telemetry"])
+SOURCE = "http"
+
+
+class Unavailable(ServiceError):
+    status = 503
+
+
+class IngestReport(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    device: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[0-9A-Za-z_-]+$")]
+    fixes: Annotated[list[FixIn], Field(min_length=1, max_length=5000)]
+    backfill: bool = False
+
+
+class IngestResult(BaseModel):
+    reports: int
+    fixes: int
+
+
+@router.post("/api/liftdesk/ingest", summary="Ingest fixes of the caller's terminals", response_model=R[IngestResult])
+async def ingest(
+    request: Request,
+    me: CurrentUser,
+    body: Annotated[IngestReport | Annotated[list[IngestReport], Field(min_length=1, max_length=500)], Body()],
+) -> R[IngestResult]:
+    reports = body if isinstance(body, list) else [body]
+    pipeline: Pipeline | None = getattr(request.app.state, "pipeline", None)
+    if pipeline is None:
+        raise Unavailable("telemetry pipeline not available")
+    terminals: TerminalService = getattr(request.app.state, "terminals", None) or TerminalService(request.app.state.db)
+    for device in {r.device for r in reports}:
+        known = await terminals.lookup(device)
+        if known is None or known.tenant_id != me.tenant_id:
+            raise Forbidden(t("forbidden"))
+    now = utcnow()
+    submitted = [
+        Report(r.device, tuple(f.to_fix() for f in r.fixes), now, backfill=r.backfill, source=SOURCE) for r in reports
+    ]
+    await asyncio.gather(*(pipeline.submit(report) for report in submitted))
+    return ok(IngestResult(reports=len(submitted), fixes=sum(len(r.fixes) for r in submitted)))

@@ -1,0 +1,568 @@
+"""The JT/T 808 gateway through real sockets, on real databases, with the real pipeline.
+
+Terminals are played by ``Jt808Client`` with frames built by the codec, and by frames captured from devices
+(``jt808_samples``). Nothing here waits on a clock: every wait is for a reply, a closed connection or an event,
+bounded by a timeout so a failure fails instead of hanging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from jt808_samples import sample
+from sqlalchemy import select
+
+from liftdesk.core.bus import LocalBus
+from liftdesk.core.db import Database
+from liftdesk.core.ids import next_id
+from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.telemetry.codecs.jt808 import (
+    Authentication,
+    BatchType,
+    BatteryInfo,
+    CanData,
+    CanItem,
+    CardReadResult,
+    CardStatus,
+    ChargeState,
+    DriverIdentity,
+    ForkliftStatus,
+    Forks,
+    ForkState,
+    Heartbeat,
+    Impact,
+    Jt808Version,
+    LiftdeskBatteryReport,
+    Location,
+    LocationBatch,
+    LockLevel,
+    Logout,
+    PassThrough,
+    PlatformGeneralReply,
+    RegistrationResult,
+    SeatBelt,
+)
+from liftdesk.telemetry.commands import CommandService
+from liftdesk.telemetry.gateway import Gateway, device_of
+from liftdesk.telemetry.gateway.client import Jt808Client, registration
+from liftdesk.telemetry.messages import Report
+from liftdesk.telemetry.models import Position, VehicleState
+from liftdesk.telemetry.pipeline import Pipeline
+from liftdesk.telemetry.terminals import TerminalService
+
+V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
+T0 = datetime(2026, 3, 2, 1, 0, 0, tzinfo=UTC)
+HOST = "127.0.0.1"
+WAIT = 10.0
+
+
+@pytest.fixture(scope="module")
+async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
+    _, url = database
+    d = Database(url=url)
+    yield d
+    await d.dispose()
+
+
+@dataclass
+class Stack:
+    db: Database
+    pipeline: Pipeline
+    terminals: TerminalService
+    commands: CommandService
+    gateway: Gateway
+
+    def client(self, device: str, version: Jt808Version = V2013, **kw: int) -> Jt808Client:
+        return Jt808Client(HOST, self.gateway.port, terminal_number(device, version), version, **kw)
+
+
+def terminal_number(device: str, version: Jt808Version) -> str:
+    return device.rjust(20 if version is V2019 else 12, "0")
+
+
+async def make_stack(
+    db: Database, pipeline: Pipeline | None = None, reply_timeout_s: float = 5.0, **gateway_kw: float
+) -> Stack:
+    bus = LocalBus()
+    pipeline = pipeline or Pipeline(db, bus)
+    terminals = TerminalService(db)
+    commands = CommandService(db, bus, reply_timeout_s=reply_timeout_s)
+    await commands.start(recover=False)
+    gateway = Gateway(db, pipeline, terminals, commands, HOST, 0, **gateway_kw)  # type: ignore[arg-type]
+    await gateway.start()
+    return Stack(db, pipeline, terminals, commands, gateway)
+
+
+async def close_stack(stack: Stack) -> None:
+    await stack.gateway.stop()
+    await stack.commands.stop()
+    await stack.pipeline.stop()
+
+
+@pytest.fixture
+async def stack(db: Database) -> AsyncIterator[Stack]:
+    s = await make_stack(db, idle_timeout_s=60)
+    yield s
+    await close_stack(s)
+
+
+async def add_vehicle(db: Database, device: str | None = None, tenant: str = "000000") -> tuple[int, str]:
+    device = device or f"{next_id() % 10**12:012d}"
+    car = Vehicle(tenant_id=tenant, car_no=f"FL-{device[-5:]}", device_number=device, car_type=4)
+    async with db.sessionmaker() as s:
+        s.add(car)
+        await s.commit()
+    return car.id, device
+
+
+async def positions(db: Database, vehicle_id: int) -> list[Position]:
+    async with db.sessionmaker() as s:
+        rows = await s.execute(select(Position).where(Position.vehicle_id == vehicle_id).order_by(Position.device_time))
+        return list(rows.scalars().all())
+
+
+async def terminal_row(db: Database, device: str) -> Terminal | None:
+    async with db.sessionmaker() as s:
+        return (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
+
+
+async def state(db: Database, vehicle_id: int) -> VehicleState | None:
+    async with db.sessionmaker() as s:
+        return await s.get(VehicleState, vehicle_id)
+
+
+def loc(seconds: float, lat: float = 31.2, lon: float = 121.5, speed: float = 6.0, **kw: object) -> Location:
+    return Location(0, 3, lat, lon, 12, speed, 90, T0 + timedelta(seconds=seconds), **kw)  # type: ignore[arg-type]
+
+
+def naive(t: datetime) -> datetime:
+    return t.astimezone(UTC).replace(tzinfo=None)
+
+
+async def online(stack: Stack, device: str, version: Jt808Version = V2013) -> Jt808Client:
+    """A connected, registered and authenticated terminal."""
+    client = await stack.client(device, version).connect()
+    reply = await client.register(registration())
+    assert reply.result == RegistrationResult.SUCCESS and reply.auth_code
+    assert await client.authenticate(reply.auth_code, imei="866496077582164", software="1.0") == 0
+    return client
+
+
+async def ack(client: Jt808Client, body: object) -> int:
+    reply = await client.request(body, WAIT)  # type: ignore[arg-type]
+    assert isinstance(reply, PlatformGeneralReply)
+    return int(reply.result)
+
+
+# --------------------------------------------------------------------------- registration, authentication, data
+
+
+@pytest.mark.parametrize("version", [V2013, V2019])
+async def test_register_authenticate_and_report_a_forklift_position(stack: Stack, version: Jt808Version) -> None:
+    vid, device = await add_vehicle(stack.db)
+    battery = BatteryInfo(82, 51.2, -35.5, ChargeState.DISCHARGING, (31, 33), (3300, 3310))
+    forklift = ForkliftStatus(
+        load_kg=1250,
+        impact=Impact(2.35, 180),
+        seat_belt=SeatBelt.FASTENED,
+        forks=Forks(ForkState.RAISED, 1500),
+        lock_level=LockLevel.SOFT,
+        speed_limit_kmh=10,
+        battery=battery,
+    )
+    client = await online(stack, device, version)
+    try:
+        assert await ack(client, loc(0, mileage_km=12.5, forklift=forklift, satellites=9)) == 0
+    finally:
+        await client.close()
+
+    [row] = await positions(stack.db, vid)
+    assert row.device_time == naive(T0)
+    assert (row.lat, row.lon, row.speed, row.direction, row.altitude) == (31.2, 121.5, 6.0, 90, 12)
+    assert (row.status, row.mileage_km, row.load_kg) == (3, 12.5, 1250.0)
+    extra = json.loads(row.extra or "{}")
+    assert extra["impact_g"] == 2.35 and extra["impact_direction"] == 180
+    assert extra["seat_belt"] is True and extra["fork_height_mm"] == 1500 and extra["fork_state"] == "raised"
+    assert extra["lock_level"] == 1 and extra["speed_limit_kmh"] == 10.0 and extra["satellites"] == 9
+    assert extra["battery"] == {
+        "soc": 82.0,
+        "v": 51.2,
+        "a": -35.5,
+        "state": "discharging",
+        "t": [31.0, 33.0],
+        "cells": [3300, 3310],
+    }
+    st = await state(stack.db, vid)
+    assert st is not None and st.soc_pct == 82.0 and st.lock_level == 1
+    term = await terminal_row(stack.db, device)
+    assert term is not None and term.protocol_version == str(int(version)) and term.maker == "LFTDK"
+
+
+async def test_2019_batch_backfill_is_one_report(db: Database) -> None:
+    reports: list[Report] = []
+
+    class Recording(Pipeline):
+        async def submit(self, report: Report) -> None:
+            reports.append(report)
+            await super().submit(report)
+
+    stack = await make_stack(db, Recording(db, LocalBus()))
+    try:
+        vid, device = await add_vehicle(db)
+        client = await online(stack, device, V2019)
+        batch = LocationBatch(BatchType.BLIND_ZONE, tuple(loc(s) for s in (30, 10, 20)))
+        assert await ack(client, batch) == 0
+        await client.close()
+    finally:
+        await close_stack(stack)
+    assert [len(r.fixes) for r in reports] == [3] and reports[0].backfill and reports[0].device == device
+    assert [p.device_time for p in await positions(db, vid)] == [naive(T0 + timedelta(seconds=s)) for s in (10, 20, 30)]
+
+
+async def test_captured_2013_frames(stack: Stack) -> None:
+    """Device captures: registration + authentication of one terminal, then a position of another."""
+    await add_vehicle(stack.db, "013511221122")
+    async with stack.client("013511221122") as client:
+        reg = client.expect(5, 0x0100)
+        await client.write(sample("traccar_0100_2013"))
+        reply = await asyncio.wait_for(reg, WAIT)
+        assert reply.result == RegistrationResult.SUCCESS
+        auth = client.expect(6, 0x0102)
+        await client.write(sample("traccar_0102_2013"))  # code "authentication": accepted, the terminal has a vehicle
+        assert (await asyncio.wait_for(auth, WAIT)).result == 0
+        assert await client.heartbeat(WAIT) == 0
+    term = await terminal_row(stack.db, "013511221122")
+    assert term is not None and term.registered_at is not None
+
+    vid, _ = await add_vehicle(stack.db, "123456789012")
+    async with stack.client("123456789012") as client:
+        assert await client.authenticate("anything") == 0
+        done = client.expect(126, 0x0200)
+        await client.write(sample("smallchi_0200_escaped"))  # serial 126 and an extra item are escaped on the wire
+        assert (await asyncio.wait_for(done, WAIT)).result == 0
+    [row] = await positions(stack.db, vid)
+    assert (row.device_time, row.lat, row.lon, row.speed, row.mileage_km) == (
+        datetime(2018, 10, 15, 2, 10, 10),
+        12.222222,
+        132.444444,
+        6.0,
+        10.0,
+    )
+
+
+async def test_captured_south_west_position_keeps_its_signs(stack: Stack) -> None:
+    vid, _ = await add_vehicle(stack.db, "794308010679")
+    async with stack.client("794308010679") as client:
+        assert await client.authenticate("x") == 0
+        done = client.expect(312, 0x0200)
+        await client.write(sample("traccar_0200_south_west"))
+        assert (await asyncio.wait_for(done, WAIT)).result == 0
+    [row] = await positions(stack.db, vid)
+    assert (row.lat, row.lon) == (-25.269608, -57.602956)
+    assert row.device_time == datetime(2025, 11, 18, 3, 26, 11)
+
+
+async def test_captured_2019_registration_and_batch(stack: Stack) -> None:
+    """A 2019 terminal whose number is a 15-digit IMEI; its registration and batch are device captures."""
+    vid, device = await add_vehicle(stack.db, "866496077582164")
+    async with Jt808Client(HOST, stack.gateway.port, "00000866496077582164", V2019) as client:
+        reg = client.expect(21016, 0x0100)
+        await client.write(sample("traccar_0100_2019"))
+        reply = await asyncio.wait_for(reg, WAIT)
+        assert reply.result == RegistrationResult.SUCCESS and reply.auth_code
+        assert await client.authenticate(reply.auth_code, imei="866496077582164", software="2.1") == 0
+        done = client.expect(34845, 0x0704)
+        await client.write(sample("traccar_0704_2019"))
+        assert (await asyncio.wait_for(done, WAIT)).result == 0
+        term = await terminal_row(stack.db, device)
+        assert term is not None and term.protocol_version == "2019" and term.online
+    [row] = await positions(stack.db, vid)
+    assert row.device_time == datetime(2026, 5, 9, 8, 42, 27)
+    assert json.loads(row.extra or "{}")["satellites"] == 14
+
+
+def test_device_numbers_are_the_same_for_2013_and_2019_headers() -> None:
+    from liftdesk.telemetry.codecs.jt808 import Header
+
+    assert device_of(Header(0x0200, "013511221122", 1)) == "013511221122"
+    assert device_of(Header(0x0200, "00000000013511221122", 1, V2019)) == "013511221122"
+    assert device_of(Header(0x0200, "00000866496077582164", 1, V2019)) == "866496077582164"
+
+
+async def test_a_vehicle_numbered_without_the_leading_zero_is_found(stack: Stack) -> None:
+    vid, eleven = await add_vehicle(stack.db, f"1{next_id() % 10**10:010d}")  # an 11-digit SIM number
+    client = await online(stack, "0" + eleven)
+    try:
+        assert await ack(client, loc(0)) == 0
+    finally:
+        await client.close()
+    assert len(await positions(stack.db, vid)) == 1
+    assert await terminal_row(stack.db, eleven) is not None
+
+
+# --------------------------------------------------------------------------- refusals and bad input
+
+
+async def test_unknown_terminal_is_refused(stack: Stack) -> None:
+    device = f"{next_id() % 10**12:012d}"
+    async with stack.client(device) as client:
+        reply = await client.register(registration())
+        assert reply.result == RegistrationResult.TERMINAL_UNKNOWN and reply.auth_code is None
+        await asyncio.wait_for(client.closed.wait(), WAIT)
+    async with stack.client(device) as client:
+        assert await client.authenticate("guess") == 1
+        await asyncio.wait_for(client.closed.wait(), WAIT)
+    assert await terminal_row(stack.db, device) is None
+
+
+async def test_nothing_but_registration_and_authentication_before_authentication(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    async with stack.client(device) as client:
+        assert await ack(client, loc(0)) == 1
+        assert await ack(client, Heartbeat()) == 1
+        assert await client.authenticate("any") == 0  # the connection is still usable
+        assert await ack(client, loc(1)) == 0
+    assert [p.device_time for p in await positions(stack.db, vid)] == [naive(T0 + timedelta(seconds=1))]
+
+
+async def test_a_frame_with_a_bad_checksum_is_dropped_and_the_connection_keeps_working(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    try:
+        serial, [frame] = client.frames(loc(0))
+        bad = bytearray(frame)
+        bad[-2] ^= 0x01  # the checksum (not an escape byte for this frame)
+        assert bad[-2] not in (0x7D, 0x7E)
+        before = stack.gateway.stats.bad_frames
+        never = client.expect(serial, 0x0200)
+        await client.write(bytes(bad))
+        assert await client.heartbeat(WAIT) == 0  # answered after the bad frame was read: it got no answer
+        assert not never.done()
+        assert stack.gateway.stats.bad_frames == before + 1
+        assert await ack(client, loc(1)) == 0
+    finally:
+        await client.close()
+    assert [p.device_time for p in await positions(stack.db, vid)] == [naive(T0 + timedelta(seconds=1))]
+
+
+async def test_garbage_on_one_connection_does_not_disturb_another(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    good = await online(stack, device)
+    junk = await Jt808Client(HOST, stack.gateway.port, "000000000001").connect()
+    try:
+        rnd = os.urandom(20_000)
+        await junk.write(rnd + b"\x7e" + rnd[:3000] + b"\x7e\x7e\x7d\x7e" + b"\x00" * 5000 + b"\x7e")
+        results = []
+        for i in range(20):
+            results.append(await ack(good, loc(i)))
+            await junk.write(os.urandom(997) + b"\x7e" + bytes(range(256)))
+        assert results == [0] * 20
+        # the junk connection was answered with nothing but refusals, and the gateway still accepts terminals
+        while not junk.inbox.empty():
+            m = junk.inbox.get_nowait()
+            assert isinstance(m.body, PlatformGeneralReply) and m.body.result == 1
+        late = await online(stack, device)
+        await late.close()
+    finally:
+        await good.close()
+        await junk.close()
+    assert len(await positions(stack.db, vid)) == 20
+
+
+async def test_no_acknowledgement_before_the_data_is_committed(db: Database) -> None:
+    gate = asyncio.Event()
+    submitted = asyncio.Event()
+
+    class Gated(Pipeline):
+        async def submit(self, report: Report) -> None:
+            submitted.set()
+            await gate.wait()
+            await super().submit(report)
+
+    stack = await make_stack(db, Gated(db, LocalBus()))
+    try:
+        vid, device = await add_vehicle(db)
+        client = await online(stack, device)
+        serial = await client.send(loc(0))
+        answer = client.expect(serial, 0x0200)
+        await asyncio.wait_for(submitted.wait(), WAIT)
+        assert await client.heartbeat(WAIT) == 0  # the connection is served while the data waits
+        assert not answer.done() and await positions(db, vid) == []
+        gate.set()
+        reply = await asyncio.wait_for(answer, WAIT)
+        assert isinstance(reply, PlatformGeneralReply) and reply.result == 0
+        assert len(await positions(db, vid)) == 1
+        await client.close()
+    finally:
+        await close_stack(stack)
+
+
+async def test_a_failed_submit_is_not_acknowledged(db: Database) -> None:
+    failed = asyncio.Event()
+    calls = 0
+
+    class Failing(Pipeline):
+        async def submit(self, report: Report) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                failed.set()
+                raise RuntimeError("database is down")
+            await super().submit(report)
+
+    stack = await make_stack(db, Failing(db, LocalBus()))
+    try:
+        vid, device = await add_vehicle(db)
+        client = await online(stack, device)
+        serial = await client.send(loc(0))
+        answer = client.expect(serial, 0x0200)
+        await asyncio.wait_for(failed.wait(), WAIT)
+        assert await client.heartbeat(WAIT) == 0
+        assert not answer.done()
+        assert await ack(client, loc(0)) == 0  # the terminal sends it again
+        await client.close()
+        assert stack.gateway.stats.submit_failures == 1
+    finally:
+        await close_stack(stack)
+    assert len(await positions(db, vid)) == 1
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+async def test_reconnecting_terminal_replaces_its_old_session(stack: Stack) -> None:
+    _, device = await add_vehicle(stack.db)
+    first = await online(stack, device)
+    second = await online(stack, device)
+    try:
+        await asyncio.wait_for(first.closed.wait(), WAIT)
+        assert await second.heartbeat(WAIT) == 0
+        session = stack.gateway.sessions[device]
+        term = await terminal_row(stack.db, device)
+        assert term is not None and term.online  # the old session's end did not mark it offline
+    finally:
+        await first.close()
+        await second.close()
+    await asyncio.wait_for(session.finished.wait(), WAIT)
+    term = await terminal_row(stack.db, device)
+    assert term is not None and not term.online and device not in stack.gateway.sessions
+
+
+async def test_idle_connections_are_closed(db: Database) -> None:
+    stack = await make_stack(db, idle_timeout_s=0.2)
+    try:
+        _, device = await add_vehicle(db)
+        client = await online(stack, device)
+        session = stack.gateway.sessions[device]
+        await asyncio.wait_for(client.closed.wait(), WAIT)
+        await asyncio.wait_for(session.finished.wait(), WAIT)
+        term = await terminal_row(db, device)
+        assert term is not None and not term.online
+        await client.close()
+    finally:
+        await close_stack(stack)
+
+
+async def test_logout_is_answered_then_the_connection_closes(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    serial = await client.send(loc(0))
+    stored = client.expect(serial, 0x0200)
+    assert await ack(client, Logout()) == 0
+    assert stored.done()  # data in flight was answered before the logout
+    await asyncio.wait_for(client.closed.wait(), WAIT)
+    await client.close()
+    assert len(await positions(stack.db, vid)) == 1
+
+
+# --------------------------------------------------------------------------- other messages
+
+
+async def test_sub_packaged_batch_is_reassembled_and_each_package_acknowledged(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    client.max_body = 100
+    try:
+        batch = LocationBatch(BatchType.NORMAL, tuple(loc(s) for s in range(12)))
+        first, frames = client.frames(batch)
+        assert len(frames) > 3
+        answers = [client.expect((first + i) & 0xFFFF, 0x0704) for i in range(len(frames))]
+        for frame in reversed(frames):  # in any order
+            await client.write(frame)
+        replies = await asyncio.wait_for(asyncio.gather(*answers), WAIT)
+        assert [r.result for r in replies] == [0] * len(frames)
+    finally:
+        await client.close()
+    assert len(await positions(stack.db, vid)) == 12
+
+
+async def test_driver_identity_is_stored_on_the_vehicle_state(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    try:
+        assert await ack(client, loc(0)) == 0
+        card_in = DriverIdentity(
+            CardStatus.INSERTED, T0, CardReadResult.SUCCESS, "张三", "330100199001011234", "杭州", None
+        )
+        assert await ack(client, card_in) == 0
+        st = await state(stack.db, vid)
+        assert st is not None and (st.driver_name, st.driver_card) == ("张三", "330100199001011234")
+        assert await ack(client, loc(5)) == 0  # the pipeline keeps the name
+        st = await state(stack.db, vid)
+        assert st is not None and st.driver_name == "张三"
+        assert await ack(client, DriverIdentity(CardStatus.REMOVED, T0 + timedelta(seconds=9))) == 0
+        st = await state(stack.db, vid)
+        assert st is not None and (st.driver_name, st.driver_card) == (None, None)
+    finally:
+        await client.close()
+
+
+async def test_battery_pass_through_becomes_a_fix_at_the_last_position(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    battery = BatteryInfo(64, 49.8, 120.0, ChargeState.CHARGING)
+    report = PassThrough.of(LiftdeskBatteryReport(T0 + timedelta(seconds=30), battery))
+    try:
+        assert await ack(client, report) == 0  # no position yet: acknowledged only
+        assert await positions(stack.db, vid) == []
+        assert await ack(client, loc(0, lat=30.5, lon=120.25)) == 0
+        assert await ack(client, report) == 0
+    finally:
+        await client.close()
+    _, second = await positions(stack.db, vid)
+    assert (second.lat, second.lon, second.device_time) == (30.5, 120.25, naive(T0 + timedelta(seconds=30)))
+    assert json.loads(second.extra or "{}")["battery"]["state"] == "charging"
+    st = await state(stack.db, vid)
+    assert st is not None and st.soc_pct == 64.0
+
+
+async def test_can_data_is_acknowledged_and_counted(stack: Stack) -> None:
+    _, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    try:
+        items = tuple(CanItem(0, True, False, 0x18FF50E5 + i, bytes(8)) for i in range(3))
+        before = stack.gateway.stats.can_frames
+        assert await ack(client, CanData(None, items)) == 0
+        assert stack.gateway.stats.can_frames == before + 3
+        assert stack.gateway.sessions[device].can_frames == 3
+    finally:
+        await client.close()
+
+
+async def test_unsupported_message_is_answered_unsupported(stack: Stack) -> None:
+    from liftdesk.telemetry.codecs.jt808 import RawBody
+
+    _, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    try:
+        assert await ack(client, RawBody(0x0F00, b"\x01\x02")) == 3
+        # authenticating again on a live session is answered and changes nothing
+        assert await ack(client, Authentication("again")) == 0
+    finally:
+        await client.close()

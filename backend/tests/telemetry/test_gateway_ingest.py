@@ -1,0 +1,87 @@
+"""HTTP ingest (``POST /api/liftdesk/ingest``) on the real app, real databases, real pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_gateway import add_vehicle, positions
+
+from liftdesk.app import create_app
+from liftdesk.core.bus import LocalBus
+from liftdesk.core.config import Settings
+from liftdesk.telemetry.ingest_api import router
+from liftdesk.telemetry.pipeline import Pipeline
+from tests.conftest import Api
+
+T0 = datetime(2026, 3, 2, 1, 0, tzinfo=UTC)
+URL = "/api/liftdesk/ingest"
+
+
+@pytest.fixture(scope="module")
+async def ingest(api: Api, database: tuple[str, str], tmp_root: Path) -> AsyncIterator[httpx.AsyncClient]:
+    _, url = database
+    settings = Settings(database_url=url, env="test", web_dir=tmp_root / "no-web", var_dir=tmp_root / "var")
+    app = create_app(settings, db=api.db)
+    app.include_router(router)
+    pipeline = Pipeline(api.db, LocalBus())
+    app.state.pipeline = pipeline
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+        yield client
+    await pipeline.stop()
+
+
+def fix(seconds: int, **kw: Any) -> dict[str, Any]:
+    return {"time": (T0 + timedelta(seconds=seconds)).isoformat(), "lat": 31.2, "lon": 121.5, **kw}
+
+
+async def test_ingest_stores_the_fixes_of_the_callers_terminals(api: Api, ingest: httpx.AsyncClient) -> None:
+    headers = await api.headers()
+    vid, device = await add_vehicle(api.db)
+    vid2, device2 = await add_vehicle(api.db)
+    r = await ingest.post(URL, json={"device": device, "fixes": [fix(0, speed=3, loadKg=500), fix(5)]}, headers=headers)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["success"] is True and body["data"] == {"reports": 1, "fixes": 2}
+    rows = await positions(api.db, vid)
+    assert [(p.speed, p.load_kg) for p in rows] == [(3.0, 500.0), (0.0, None)]
+
+    many = [{"device": device, "fixes": [fix(10)]}, {"device": device2, "fixes": [fix(0), fix(1)], "backfill": True}]
+    r = await ingest.post(URL, json=many, headers=headers)
+    assert r.status_code == 200 and r.json()["data"] == {"reports": 2, "fixes": 3}
+    assert len(await positions(api.db, vid)) == 3 and len(await positions(api.db, vid2)) == 2
+
+
+async def test_ingest_refuses_other_tenants_devices_and_unknown_ones(api: Api, ingest: httpx.AsyncClient) -> None:
+    headers = await api.headers()
+    _, mine = await add_vehicle(api.db)
+    vid_other, other = await add_vehicle(api.db, tenant="777777")
+    for devices in ([other], [mine, other], ["000000000000"]):
+        body = [{"device": d, "fixes": [fix(0)]} for d in devices]
+        r = await ingest.post(URL, json=body, headers=headers)
+        assert r.status_code == 403 and r.json()["success"] is False
+    assert await positions(api.db, vid_other) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"device": "x", "fixes": []},
+        {"device": "x", "fixes": [{"time": "yesterday", "lat": 1, "lon": 1}]},
+        {"device": "x", "fixes": [{"time": "2026-03-02T01:00:00Z", "lat": 91, "lon": 1}]},
+        {"fixes": [{"time": "2026-03-02T01:00:00Z", "lat": 1, "lon": 1}]},
+        [],
+    ],
+)
+async def test_ingest_validates_the_body(api: Api, ingest: httpx.AsyncClient, body: Any) -> None:
+    r = await ingest.post(URL, json=body, headers=await api.headers())
+    assert r.status_code == 400 and r.json()["success"] is False
+
+
+async def test_ingest_needs_a_token(ingest: httpx.AsyncClient) -> None:
+    r = await ingest.post(URL, json={"device": "x", "fixes": [fix(0)]})
+    assert r.status_code == 401
