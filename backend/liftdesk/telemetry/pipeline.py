@@ -485,6 +485,7 @@ class Pipeline:
         by_device: dict[str, list[Fix]] = {}
         for report in reports:
             by_device.setdefault(report.device, []).extend(report.fixes)
+        await self._load_contexts([d for d in by_device if d not in self._ctx])
         for device, fixes in by_device.items():
             ctx = await self._context(device)
             if ctx is None:
@@ -516,21 +517,43 @@ class Pipeline:
             self._tenant_limits[tenant_id] = cached
         return cached
 
-    async def _context(self, device: str) -> VehicleCtx | None:
-        if device in self._ctx:
-            return self._ctx[device]
+    async def _load_contexts(self, devices: list[str]) -> None:
+        """Load the contexts of many devices with three queries (a gateway restart brings them all at once)."""
+        if not devices:
+            return
         async with self.db.sessionmaker() as s:
-            term = (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
-            car_stmt = select(Vehicle).where(Vehicle.is_deleted == 0)
-            if term is not None and term.vehicle_id:
-                car_stmt = car_stmt.where(Vehicle.id == term.vehicle_id)
-            else:
-                car_stmt = car_stmt.where(Vehicle.device_number == device)
-            car = (await s.execute(car_stmt)).scalars().first()
-            if car is None:
-                self._ctx[device] = None
-                return None
-            state = await s.get(VehicleState, car.id)
+            terms = (await s.execute(select(Terminal).where(Terminal.device_number.in_(devices)))).scalars().all()
+            bound = {t.device_number: t.vehicle_id for t in terms if t.vehicle_id}
+            cars = (
+                (
+                    await s.execute(
+                        select(Vehicle).where(
+                            Vehicle.is_deleted == 0,
+                            (Vehicle.id.in_(list(bound.values()))) | (Vehicle.device_number.in_(devices)),
+                        )
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            by_id = {c.id: c for c in cars}
+            by_device = {c.device_number: c for c in cars if c.device_number}
+            states = {
+                st.vehicle_id: st
+                for st in (await s.execute(select(VehicleState).where(VehicleState.vehicle_id.in_(list(by_id)))))
+                .scalars()
+                .all()
+            }
+        for device in devices:
+            car = by_id.get(bound[device]) if device in bound else by_device.get(device)
+            self._ctx[device] = None if car is None else await self._build(device, car, states.get(car.id))
+
+    async def _context(self, device: str) -> VehicleCtx | None:
+        if device not in self._ctx:
+            await self._load_contexts([device])
+        return self._ctx[device]
+
+    async def _build(self, device: str, car: Vehicle, state: VehicleState | None) -> VehicleCtx:
         limits = await self._limits(car.tenant_id)
         vehicle_limits: dict[str, Any] = {
             "speed_limit_kmh": car.speed_limit_kmh,
@@ -558,5 +581,4 @@ class Pipeline:
                 ctx.open[kind] = OpenAlarm(
                     int(raw["id"]), datetime.fromisoformat(raw["begin"]), float(raw["value"]), float(raw["max"])
                 )
-        self._ctx[device] = ctx
         return ctx
