@@ -24,6 +24,7 @@ const Welcome = lazy(() => import('./pages/wel/Welcome'));
 const DictVertical = lazy(() => import('./pages/dict/DictVertical'));
 const DictHorizontal = lazy(() => import('./pages/dict/DictHorizontal'));
 const MenuPage = lazy(() => import('./pages/MenuPage'));
+const IframePage = lazy(() => import('./pages/IframePage'));
 
 function PageLoading() {
   return (
@@ -106,6 +107,7 @@ function ThemedApp() {
                 <Route path="/wel/index" element={<Welcome />} />
                 <Route path="/dict-horizontal/index" element={<DictHorizontal />} />
                 <Route path="/dict-vertical/index" element={<DictVertical />} />
+                <Route path="/myiframe/:routerPath" element={<IframePage />} />
                 <Route path="*" element={<MenuPage />} />
               </Route>
             </Route>

@@ -1,4 +1,4 @@
-import { get } from './request';
+import { get, post } from './request';
 import type { ButtonVO, IpOffset, MenuVO, TopMenu } from './types';
 
 const MENU = '/api/blade-system/menu';
@@ -13,6 +13,11 @@ export function getButtons(): Promise<ButtonVO[]> {
 
 export function getTopMenu(): Promise<TopMenu[]> {
   return get<TopMenu[]>(`${MENU}/top-menu`);
+}
+
+/** Records that the user opened a menu item (spec §2: "opening a menu item records a menu visit"). */
+export function recordVisit(menuId: string): Promise<boolean> {
+  return post<boolean>(`${MENU}/visit`, { menuId }, { silent: true });
 }
 
 export function getIpOffset(): Promise<IpOffset> {

@@ -1,3 +1,4 @@
+import { recordVisit } from '../api/menu';
 import type { TFunction } from 'i18next';
 import type { MenuVO } from '../api/types';
 
@@ -74,11 +75,20 @@ export function ancestorKeys(tree: MenuVO[], path: string): string[] {
   return walk(tree, []) ?? [];
 }
 
-/** Opens a menu: external paths and "new window" menus (isOpen 2) in a new window, others as a route. */
+/** The in-app route that embeds an external menu page (spec §2: `/myiframe/{routerPath}`). */
+export function iframeRoute(path: string): string {
+  return `/myiframe/${encodeURIComponent(path)}`;
+}
+
+/**
+ * Opens a menu and records the visit: "new window" menus (isOpen 2) in a new window, external pages (http… or
+ * …html) through the iframe route, the others as a route.
+ */
 export function openMenu(menu: MenuVO, navigate: (to: string) => void): void {
-  if (isExternal(menu.path) || menu.isOpen === 2) {
+  void recordVisit(menu.id).catch(() => undefined);
+  if (menu.isOpen === 2) {
     window.open(menu.path, '_blank', 'noopener');
     return;
   }
-  navigate(menu.path);
+  navigate(isExternal(menu.path) ? iframeRoute(menu.path) : menu.path);
 }
