@@ -1,0 +1,86 @@
+"""Issue 3's acceptance path: vehicles registered through insertCarInfo, terminals replaying frames captured from
+real devices (2013 and 2019) over a real socket, and the values read back through the API as the frames say."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from jt808_samples import sample
+
+from liftdesk.telemetry.codecs.jt808 import Jt808Version
+from liftdesk.telemetry.gateway.client import Jt808Client
+from liftdesk.telemetry.gateway.server import Gateway
+from tests.conftest import Api
+
+F = "/api/blade-fics-report/fics"
+WAIT = 10.0
+
+
+@pytest.fixture
+async def gateway(api: Api) -> AsyncIterator[Gateway]:
+    state: Any = api.client._transport.app.state  # type: ignore[attr-defined]
+    gw = Gateway(api.db, state.pipeline, state.terminals, state.commands, host="127.0.0.1", port=0)
+    await gw.start()
+    try:
+        yield gw
+    finally:
+        await gw.stop()
+        await state.pipeline.stop()
+
+
+async def _car(api: Api, device: str) -> str:
+    existing = await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"deviceNumber": device})
+    for row in existing["data"]:
+        await api.post(f"{F}/carInfo/deleteCarInfoById", params={"ids": row["carId"]})
+    car = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("CAP-"), "deviceNumber": device})
+    assert car["code"] == 200, car
+    return str(car["data"]["id"])
+
+
+async def test_2013_capture_read_back_through_the_api(api: Api, gateway: Gateway) -> None:
+    car_id = await _car(api, "123456789012")
+    async with Jt808Client("127.0.0.1", gateway.port, "123456789012", Jt808Version.V2013) as client:
+        assert await client.authenticate("code-from-the-old-platform") == 0
+        done = client.expect(126, 0x0200)
+        await client.write(sample("smallchi_0200_escaped"))
+        assert (await asyncio.wait_for(done, WAIT)).result == 0
+    [last] = (await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"carIds": [car_id]}))["data"]
+    # the frame: lat 12.222222, lon 132.444444, speed 6.0 km/h, 2018-10-15 10:10:10 (GMT+8), mileage 10 km
+    assert (last["lat"], last["lon"], last["speed"], last["gpsTime"], last["mileage"]) == (
+        12.222222,
+        132.444444,
+        6.0,
+        "2018-10-15 10:10:10",
+        10.0,
+    )
+    track = await api.get(
+        f"{F}/positionTrailing/positionTrailing",
+        params={"carId": car_id, "beginTime": "2018-10-15 00:00:00", "endTime": "2018-10-16 00:00:00"},
+    )
+    assert [(p["gpsTime"], p["lat"], p["lon"], p["speed"]) for p in track["data"]["points"]] == [
+        ("2018-10-15 10:10:10", 12.222222, 132.444444, 6.0)
+    ]
+
+
+async def test_2019_capture_read_back_through_the_api(api: Api, gateway: Gateway) -> None:
+    car_id = await _car(api, "866496077582164")
+    async with Jt808Client("127.0.0.1", gateway.port, "00000866496077582164", Jt808Version.V2019) as client:
+        reg = client.expect(21016, 0x0100)
+        await client.write(sample("traccar_0100_2019"))
+        reply = await asyncio.wait_for(reg, WAIT)
+        assert reply.result == 0 and reply.auth_code
+        assert await client.authenticate(reply.auth_code, imei="866496077582164", software="2.1") == 0
+        done = client.expect(34845, 0x0704)
+        await client.write(sample("traccar_0704_2019"))
+        assert (await asyncio.wait_for(done, WAIT)).result == 0
+    [last] = (await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"carIds": [car_id]}))["data"]
+    assert last["gpsTime"] == "2026-05-09 16:42:27"
+    track = await api.get(
+        f"{F}/positionTrailing/positionTrailing",
+        params={"carId": car_id, "beginTime": "2026-05-09 00:00:00", "endTime": "2026-05-10 00:00:00"},
+    )
+    [point] = track["data"]["points"]
+    assert (point["lat"], point["lon"]) == (last["lat"], last["lon"]) and point["extra"]["satellites"] == 14
