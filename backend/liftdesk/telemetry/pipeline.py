@@ -26,13 +26,14 @@ from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Terminal, Vehicle
-from liftdesk.system.models import Param
+from liftdesk.system.models import DictBiz, Param
 from liftdesk.telemetry.messages import ALARM_COLLISION, Fix, Report
 from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.rules import PARAM_KEYS, Thresholds, collision_level
 
 log = logging.getLogger("liftdesk.pipeline")
 LIVE_TOPIC = "live.vehicle"
+TENANT_THRESHOLDS = "telemetry_threshold"  # business dictionary code of a tenant's thresholds
 ONE_DAY = timedelta(days=1)
 
 STATE_OFF, STATE_IDLE, STATE_MOVING, STATE_LOADED = "off", "idle", "moving", "loaded"
@@ -499,6 +500,9 @@ class Pipeline:
         return batch
 
     async def _limits(self, tenant_id: str) -> Thresholds:
+        """Defaults ← platform parameters (``telemetry.*`` in blade_param) ← the tenant's business dictionary
+        ``telemetry_threshold`` (entry key = the parameter key, value = the number); a vehicle's own columns
+        override these later."""
         cached = self._tenant_limits.get(tenant_id)
         if cached is None:
             async with self.db.sessionmaker() as s:
@@ -508,6 +512,15 @@ class Pipeline:
                     )
                 )
                 values = dict(rows.all())
+                tenant_rows = await s.execute(
+                    select(DictBiz.dict_key, DictBiz.dict_value).where(
+                        DictBiz.tenant_id == tenant_id,
+                        DictBiz.code == TENANT_THRESHOLDS,
+                        DictBiz.parent_id != 0,
+                        DictBiz.is_deleted == 0,
+                    )
+                )
+                values.update(dict(tenant_rows.all()))
             overrides: dict[str, Any] = {}
             for name, key in PARAM_KEYS.items():
                 if key in values:

@@ -211,3 +211,35 @@ async def test_postgresql_partitions_by_tenant_and_month(db: Database, database:
         await s.commit()
     assert "fics_position_t000000_202603" in dropped
     assert await positions(db, vid) == 1, "retention dropped the March partition whole"
+
+
+async def test_thresholds_are_configurable_per_tenant(db: Database) -> None:
+    from liftdesk.system.models import DictBiz
+
+    vid, dev = await vehicle(db)
+    async with db.sessionmaker() as s:
+        root = DictBiz(
+            tenant_id="000000", parent_id=0, code="telemetry_threshold", dict_key="-1", dict_value="thresholds", sort=1
+        )
+        s.add(root)
+        await s.flush()
+        s.add(
+            DictBiz(
+                tenant_id="000000",
+                parent_id=root.id,
+                code="telemetry_threshold",
+                dict_key="telemetry.speedLimitKmh",
+                dict_value="5",
+                sort=1,
+            )
+        )
+        await s.commit()
+    try:
+        p = Pipeline(db, LocalBus())
+        await p.process([report(dev, fix(0, speed_kmh=4), fix(10, speed_kmh=7), fix(20, speed_kmh=3))])
+        [ev] = [e for e in await events(db, vid) if e.kind == "speeding"]
+        assert ev.limit_value == 5 and ev.max_value == 7, "the tenant's 5 km/h, not the default 12 km/h"
+    finally:
+        async with db.sessionmaker() as s:
+            await s.execute(text("DELETE FROM blade_dict_biz WHERE code = 'telemetry_threshold'"))
+            await s.commit()
