@@ -77,6 +77,7 @@ from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo, Termin
 log = logging.getLogger("liftdesk.gateway")
 
 READ_SIZE = 64 * 1024
+WRITE_HIGH_WATER = 256 * 1024
 PROTOCOL = "jt808"
 
 
@@ -219,6 +220,8 @@ class Session:
         self._tasks: set[asyncio.Task[None]] = set()
         self._devices: dict[str, str] = {}
         self._closing = False
+        self._outbox: list[bytes] = []
+        self._flush_scheduled = False
 
     def __repr__(self) -> str:
         return f"<Session {self.device or '?'} {self.peer}>"
@@ -277,6 +280,7 @@ class Session:
             except Exception:
                 log.exception("%s: marking the terminal offline failed", self.name)
         with contextlib.suppress(Exception):
+            self._flush()  # answers queued this turn (a logout's reply) go out before the close
             self.writer.close()
         log.debug("%s: closed", self.name)
 
@@ -286,10 +290,24 @@ class Session:
         return self.gateway.serials(self.device) if self.device is not None else self._serials
 
     async def _write(self, data: bytes) -> None:
+        """Queue ``data``; everything queued in one turn of the event loop leaves in one write (a batch of
+        acknowledgements completes together, so this saves a system call per message)."""
         if self.writer.is_closing():
             raise ConnectionError("connection closed")
-        self.writer.write(data)
-        await self.writer.drain()
+        self._outbox.append(data)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+        if self.writer.transport.get_write_buffer_size() > WRITE_HIGH_WATER:
+            self._flush()
+            await self.writer.drain()
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        if self._outbox and not self.writer.is_closing():
+            data = b"".join(self._outbox)
+            self._outbox.clear()
+            self.writer.write(data)
 
     async def _send(self, body: Body, header: Header | None = None) -> int:
         """Encode ``body`` for this terminal (its header version and number) and write it; returns the serial."""
