@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from jt808_samples import sample
+from sqlalchemy import delete
 
+from liftdesk.fleet.models import Terminal
 from liftdesk.telemetry.codecs.jt808 import Jt808Version
 from liftdesk.telemetry.gateway.client import Jt808Client
 from liftdesk.telemetry.gateway.server import Gateway
@@ -17,6 +19,7 @@ from tests.conftest import Api
 
 F = "/api/blade-fics-report/fics"
 WAIT = 10.0
+CAPTURED = ("123456789012", "866496077582164")
 
 
 @pytest.fixture
@@ -29,6 +32,15 @@ async def gateway(api: Api) -> AsyncIterator[Gateway]:
     finally:
         await gw.stop()
         await state.pipeline.stop()
+        # these device numbers are the captures' own and other tests use them too: leave nothing bound to them
+        for device in CAPTURED:
+            rows = (await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"deviceNumber": device}))["data"]
+            for row in rows:
+                await api.post(f"{F}/carInfo/deleteCarInfoById", params={"ids": row["carId"]})
+        async with api.db.sessionmaker() as s:
+            await s.execute(delete(Terminal).where(Terminal.device_number.in_(CAPTURED)))
+            await s.commit()
+        state.pipeline.forget()
 
 
 async def _car(api: Api, device: str) -> str:
