@@ -142,6 +142,14 @@ async def database(request: pytest.FixtureRequest, tmp_root: Path) -> AsyncItera
         await _drop_pg_database(name)
 
 
+@pytest.fixture(scope="module")
+async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
+    """A database handle on the migrated, seeded database of this run's backend (no app)."""
+    d = Database(url=database[1])
+    yield d
+    await d.dispose()
+
+
 @pytest.fixture(scope="session")
 async def api(database: tuple[str, str], tmp_root: Path) -> AsyncIterator[Api]:
     backend, url = database

@@ -18,14 +18,13 @@ from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import (
     PageQuery,
-    camel_to_snake,
     filter_clauses,
     order_clauses,
     paginate,
     snake_to_camel,
 )
 from liftdesk.core.registry import Resource
-from liftdesk.core.schemas import Id, Schema, TreeNode
+from liftdesk.core.schemas import Id, Schema
 from liftdesk.core.scope import Scope
 from liftdesk.core.security import Principal
 
@@ -355,8 +354,4 @@ async def count(ctx: Ctx, stmt: Select[Any]) -> int:
     return int((await ctx.session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one())
 
 
-def snake_keys(params: Mapping[str, str]) -> dict[str, str]:
-    return {camel_to_snake(k): v for k, v in params.items()}
-
-
-__all__ = ["Ctx", "TreeNode", "all_rows", "detail", "page", "remove", "submit", "tree_list", "tree_nodes"]
+__all__ = ["Ctx", "all_rows", "detail", "page", "remove", "submit", "tree_list", "tree_nodes"]

@@ -28,13 +28,20 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
-async def get_principal(request: Request, session: SessionDep) -> Principal:
-    token = token_from_request(request)
-    if token is None:
+async def principal_of(session: AsyncSession, token: str | None) -> Principal:
+    """The caller of an access token: signed, not expired and not revoked (HTTP and WebSocket alike)."""
+    if not token:
         raise NotAuthenticated(t("token_missing"), 401)
+    if token.lower().startswith("bearer "):
+        token = token[7:].strip()
     principal = principal_from_claims(decode_token(token, "access"))
     if await KV(session).get(revoked_key(principal.jti)) is not None:
         raise NotAuthenticated(t("token_invalid"), 401)
+    return principal
+
+
+async def get_principal(request: Request, session: SessionDep) -> Principal:
+    principal = await principal_of(session, token_from_request(request))
     request.state.principal = principal
     return principal
 

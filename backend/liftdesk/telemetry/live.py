@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import select
 
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database
-from liftdesk.core.deps import revoked_key
+from liftdesk.core.deps import principal_of
 from liftdesk.core.envelope import NotAuthenticated
-from liftdesk.core.kv import KV
 from liftdesk.core.scope import Scope
-from liftdesk.core.security import Principal, decode_token, principal_from_claims
+from liftdesk.core.security import Principal
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC
@@ -135,15 +133,8 @@ class LiveHub:
 
 
 async def authenticate(db: Database, token: str | None) -> Principal:
-    if not token:
-        raise NotAuthenticated("token missing", 401)
-    if token.lower().startswith("bearer "):
-        token = token[7:]
-    principal = principal_from_claims(decode_token(token, "access"))
     async with db.sessionmaker() as s:
-        if await KV(s).get(revoked_key(principal.jti)) is not None:
-            raise NotAuthenticated("token revoked", 401)
-    return principal
+        return await principal_of(s, token)
 
 
 @router.websocket(LIVE_PATH)
@@ -168,4 +159,4 @@ async def live(ws: WebSocket) -> None:
         hub.clients.discard(client)
 
 
-__all__ = ["LIVE_PATH", "LiveHub", "router", "select"]
+__all__ = ["LIVE_PATH", "LiveHub", "router"]

@@ -66,14 +66,6 @@ USER = 1123598821738675201
 WAIT = 10.0
 
 
-@pytest.fixture(scope="module")
-async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
-    _, url = database
-    d = Database(url=url)
-    yield d
-    await d.dispose()
-
-
 @pytest.fixture
 async def stack(db: Database) -> AsyncIterator[Stack]:
     s = await make_stack(db, idle_timeout_s=60)

@@ -62,14 +62,6 @@ HOST = "127.0.0.1"
 WAIT = 10.0
 
 
-@pytest.fixture(scope="module")
-async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
-    _, url = database
-    d = Database(url=url)
-    yield d
-    await d.dispose()
-
-
 @dataclass
 class Stack:
     db: Database

@@ -8,10 +8,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlalchemy import func, select
 
 from liftdesk.core.bus import LocalBus
@@ -40,14 +38,6 @@ KILL_AFTER = 4000  # acknowledged positions before the gateway is killed
 T0 = datetime(2026, 4, 1, 0, 0, tzinfo=UTC)
 HOST = "127.0.0.1"
 log = logging.getLogger("test.load")
-
-
-@pytest.fixture(scope="module")
-async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
-    _, url = database
-    d = Database(url=url)
-    yield d
-    await d.dispose()
 
 
 class Crashable(Pipeline):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import date, datetime, timedelta
 
-import pytest
 from sqlalchemy import select, text, update
 
 from liftdesk.core.bus import LocalBus
@@ -16,13 +14,6 @@ from liftdesk.telemetry.jobs import apply_retention, mark_offline
 from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.models import Event, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
-
-
-@pytest.fixture(scope="module")
-async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
-    d = Database(url=database[1])
-    yield d
-    await d.dispose()
 
 
 async def test_offline_for_seven_days_opens_one_alarm_until_the_vehicle_reports(db: Database) -> None:

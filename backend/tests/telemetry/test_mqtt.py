@@ -32,14 +32,6 @@ T0 = datetime(2026, 3, 2, 1, 0, tzinfo=UTC)
 WAIT = 10.0
 
 
-@pytest.fixture(scope="module")
-async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
-    _, url = database
-    d = Database(url=url)
-    yield d
-    await d.dispose()
-
-
 @dataclass
 class Mqtt:
     db: Database

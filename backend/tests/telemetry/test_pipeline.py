@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import date, datetime, timedelta
 
 import pytest
@@ -19,14 +18,6 @@ from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
 T0 = datetime(2026, 3, 2, 1, 0, 0)  # 09:00 in UTC+8
 OFF = 0
 ON = 1 | 2  # ACC on, fix valid
-
-
-@pytest.fixture(scope="module")
-async def db(database: tuple[str, str]) -> AsyncIterator[Database]:
-    _, url = database
-    d = Database(url=url)
-    yield d
-    await d.dispose()
 
 
 async def vehicle(db: Database, **limits: float) -> tuple[int, str]:
