@@ -47,6 +47,9 @@ from liftdesk.telemetry.codecs.jt808 import (
     PlatformGeneralReply,
     RegistrationResult,
     SeatBelt,
+    checksum,
+    escape,
+    unescape,
 )
 from liftdesk.telemetry.commands import CommandService
 from liftdesk.telemetry.gateway import Gateway, device_of
@@ -328,9 +331,10 @@ async def test_a_frame_with_a_bad_checksum_is_dropped_and_the_connection_keeps_w
     client = await online(stack, device)
     try:
         serial, [frame] = client.frames(loc(0))
-        bad = bytearray(frame)
-        bad[-2] ^= 0x01  # the checksum (not an escape byte for this frame)
-        assert bad[-2] not in (0x7D, 0x7E)
+        raw = bytearray(unescape(frame[1:-1]))  # header + body + checksum, without the flags and escapes
+        raw[-1] ^= 0x01  # a wrong checksum, whatever value it had (it may have been escaped on the wire)
+        bad = b"\x7e" + escape(bytes(raw)) + b"\x7e"
+        assert checksum(bytes(raw[:-1])) != raw[-1]
         before = stack.gateway.stats.bad_frames
         never = client.expect(serial, 0x0200)
         await client.write(bytes(bad))
