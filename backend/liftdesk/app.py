@@ -19,6 +19,7 @@ from liftdesk.core.config import Settings, get_settings
 from liftdesk.core.db import Database
 from liftdesk.core.envelope import fail_body, install_error_handlers
 from liftdesk.core.i18n import parse_language, set_language, t
+from liftdesk.core.process import tune_gc
 from liftdesk.core.router import mount_resources
 
 
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None, ser
 
     from liftdesk.fleet.api import router as fleet_router
     from liftdesk.fleet.commands_api import router as commands_router
+    from liftdesk.fleet.fences_api import router as fences_router
     from liftdesk.system.api import router as system_router
     from liftdesk.telemetry.ingest_api import router as ingest_router
     from liftdesk.telemetry.live import router as live_router
@@ -88,6 +90,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None, ser
     app.include_router(system_router)
     app.include_router(fleet_router)
     app.include_router(commands_router)
+    app.include_router(fences_router)
     app.include_router(ingest_router)
     app.include_router(live_router)
     mount_resources(app)
@@ -98,7 +101,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None, ser
 def wire_telemetry(app: FastAPI, settings: Settings) -> None:
     """The telemetry objects every process has (the API publishes to the bus and reads the live hub)."""
     from liftdesk.core.bus import make_bus
-    from liftdesk.fleet.service import VEHICLE_CHANGED
+    from liftdesk.fleet.service import FENCE_CHANGED, VEHICLE_CHANGED
     from liftdesk.telemetry.commands import CommandService
     from liftdesk.telemetry.live import LiveHub
     from liftdesk.telemetry.pipeline import Pipeline
@@ -109,12 +112,23 @@ def wire_telemetry(app: FastAPI, settings: Settings) -> None:
     app.state.pipeline = Pipeline(app.state.db, bus, tz_minutes=settings.tz_offset_minutes)
     app.state.live = LiveHub(app.state.db, bus)
     app.state.commands = CommandService(app.state.db, bus)
-    app.state.terminals = TerminalService(app.state.db)
+    app.state.terminals = TerminalService(
+        app.state.db,
+        auto_register_tenants=frozenset({settings.auto_register_tenant} - {""}),
+        strict_auth=settings.strict_terminal_auth,
+    )
 
     async def _vehicle_changed(msg: dict[str, object]) -> None:
         app.state.pipeline.forget(str(msg.get("deviceNumber") or "") or None)
 
+    async def _fence_changed(msg: dict[str, object]) -> None:
+        devices = msg.get("deviceNumbers")
+        for device in devices if isinstance(devices, list) else ():
+            if device:
+                app.state.pipeline.forget(str(device))
+
     bus.subscribe(VEHICLE_CHANGED, _vehicle_changed)
+    bus.subscribe(FENCE_CHANGED, _fence_changed)
 
 
 class Runtime:
@@ -138,7 +152,13 @@ class Runtime:
             self.started.insert(0, part)
         if cfg.gateway_port:
             gateway = Gateway(
-                state.db, state.pipeline, state.terminals, state.commands, host=cfg.gateway_host, port=cfg.gateway_port
+                state.db,
+                state.pipeline,
+                state.terminals,
+                state.commands,
+                host=cfg.gateway_host,
+                port=cfg.gateway_port,
+                idle_timeout_s=cfg.gateway_idle_timeout_s,
             )
             await gateway.start()
             state.gateway = gateway
@@ -151,6 +171,7 @@ class Runtime:
             )
             await mqtt.start()
             self.started.insert(0, mqtt)
+        tune_gc()
 
     async def stop(self) -> None:
         for part in self.started:

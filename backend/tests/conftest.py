@@ -191,3 +191,23 @@ async def seed_ids(api: Api, tenant: str = "000000") -> dict[str, str]:
         "child_dept": depts[0]["children"][0]["id"] if depts[0].get("children") else depts[0]["id"],
         "post": posts[0]["id"],
     }
+
+
+@pytest.fixture(scope="session")
+async def driver(api: Api) -> str:
+    """A user of tenant 000000 whose only role (ordinary driver) has been granted nothing."""
+    ids = await seed_ids(api)
+    account = api.unique("drv")
+    r = await api.post(
+        "/api/blade-user/submit",
+        json={
+            "account": account,
+            "password": "driver-1",
+            "name": "Driver",
+            "realName": "Driver",
+            "roleId": ids["driver"],
+            "deptId": ids["child_dept"],
+        },
+    )
+    assert r["code"] == 200, r
+    return account

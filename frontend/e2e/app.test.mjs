@@ -1,56 +1,14 @@
 // Browser flows against the built app served by the real backend (`npm run build` first).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, shot, startBackend, tokenFor } from './harness.mjs';
+import { api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 let backend;
 let browser;
-let context;
 let page;
 const pageErrors = [];
 
-const TIMEOUT = 15_000;
-
-async function expectToast(text) {
-  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: TIMEOUT });
-}
-
-/** Waits for a dialog and for the end of its opening animation (a click during it can land on the mask). */
-async function opened(dialog) {
-  await dialog.waitFor();
-  await page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-zoom-leave'));
-}
-
-/** Answers a confirmation dialog with its OK button. */
-async function confirm(title) {
-  const dialog = page.locator('.ant-modal-confirm', { hasText: title });
-  await opened(dialog);
-  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-}
-
-/** Chooses an item of the dropdown menu that is open now (closed ones stay in the page, hidden). */
-async function chooseMenu(name) {
-  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name }).click();
-  // wait until the menu has gone, so the next menu opened is the only one
-  await page.waitForFunction(() => document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden)').length === 0);
-}
-
-/** Waits until no toast and no loading spinner is on screen (for screenshots). */
-async function settle() {
-  await page.waitForFunction(
-    () => !document.querySelector('.ant-message-notice') && !document.querySelector('.ant-spin-spinning'),
-    undefined,
-    { timeout: 10_000 },
-  );
-}
-
-async function tabLabels() {
-  return page.locator('[data-testid="tab-bar"] .ant-tabs-tab .tab-label').allInnerTexts();
-}
-
-async function activeTab() {
-  return page.locator('[data-testid="tab-bar"] .ant-tabs-tab-active .tab-label').innerText();
-}
+const { expectToast, opened, confirm, chooseMenu, settle, tabLabels, activeTab } = ui(() => page);
 
 async function fillLogin(account, password, tenant = '000000') {
   const form = page.locator('.login-card [role="tabpanel"][aria-hidden="false"]');
@@ -71,10 +29,7 @@ async function openMenu(group, item) {
 before(async () => {
   backend = await startBackend();
   browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page = await newPage(browser, pageErrors);
 });
 
 after(async () => {

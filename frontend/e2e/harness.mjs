@@ -114,3 +114,62 @@ export async function tokenFor(base, username, password, tenantId = '000000') {
 export function shot(name) {
   return join(OUT, `${name}.png`);
 }
+
+export const TIMEOUT = 15_000;
+
+/** A 1440×900 zh-CN page whose uncaught errors go to `errors`. */
+export async function newPage(browser, errors) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (e) => errors.push(e.message));
+  return page;
+}
+
+/** Helpers over the page `getPage()` returns (suites create their page in `before`). */
+export function ui(getPage) {
+  const helpers = {
+    async expectToast(text) {
+      await getPage().locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: TIMEOUT });
+    },
+
+    /** Waits for a dialog and for the end of its opening animation (a click during it can land on the mask). */
+    async opened(dialog) {
+      await dialog.waitFor();
+      await getPage().waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-zoom-leave'));
+    },
+
+    /** Answers a confirmation dialog with its OK button. */
+    async confirm(title) {
+      const dialog = getPage().locator('.ant-modal-confirm', { hasText: title });
+      await helpers.opened(dialog);
+      await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+    },
+
+    /** Chooses an item of the dropdown menu that is open now (closed ones stay in the page, hidden). */
+    async chooseMenu(name) {
+      const page = getPage();
+      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name }).click();
+      // wait until the menu has gone, so the next menu opened is the only one
+      await page.waitForFunction(() => document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden)').length === 0);
+    },
+
+    /** Waits until no toast and no loading spinner is on screen (for screenshots). */
+    async settle() {
+      await getPage().waitForFunction(
+        () => !document.querySelector('.ant-message-notice') && !document.querySelector('.ant-spin-spinning'),
+        undefined,
+        { timeout: 10_000 },
+      );
+    },
+
+    async tabLabels() {
+      return getPage().locator('[data-testid="tab-bar"] .ant-tabs-tab .tab-label').allInnerTexts();
+    },
+
+    async activeTab() {
+      return getPage().locator('[data-testid="tab-bar"] .ant-tabs-tab-active .tab-label').innerText();
+    },
+  };
+  return helpers;
+}

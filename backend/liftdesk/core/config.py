@@ -23,6 +23,13 @@ class Settings(BaseSettings):
     gateway_port: int = 7808  # 0: no gateway in this process
     gateway_host: str = "0.0.0.0"  # terminals connect from the network
     simulator_vehicles: int = 20
+    # Terminals no vehicle names are refused, unless this names the tenant that takes them in (without a vehicle,
+    # until one names the terminal's device number).
+    auto_register_tenant: str = ""
+    # Accept only the authentication codes this platform issued (terminals moved from the old platform keep its
+    # code: without this they are let in when a vehicle names them).
+    strict_terminal_auth: bool = False
+    gateway_idle_timeout_s: float = 300.0
     web_dir: Path = REPO_ROOT / "frontend" / "dist"
     var_dir: Path = Path("var")
     secret_key: str = DEV_SECRET

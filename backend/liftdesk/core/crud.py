@@ -5,7 +5,7 @@ Hand-written endpoints reuse these (and ``Ctx``) so that scoping, stamping and v
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from liftdesk.core.paging import (
     PageQuery,
     filter_clauses,
     order_clauses,
+    page_body,
     paginate,
     snake_to_camel,
 )
@@ -41,6 +42,9 @@ class Ctx:
     _codes: set[str] | None = None
     # Bus messages to publish once the transaction has committed (cache invalidation, live updates).
     outbox: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # Work to do once the transaction has committed, given the app's state (``request.app.state``: the command
+    # service and friends), e.g. queue terminal commands for what was saved. Outside a request nothing runs them.
+    after_commit: list[Callable[[Any], Awaitable[None]]] = field(default_factory=list)
 
     @classmethod
     async def build(
@@ -128,14 +132,7 @@ def _ordered(ctx: Ctx, stmt: Select[Any], q: PageQuery) -> Select[Any]:
 async def page(ctx: Ctx, q: PageQuery) -> dict[str, Any]:
     await ctx.require("view")
     rows, total, pages = await paginate(ctx.session, _ordered(ctx, _base_stmt(ctx), q), q)
-    size = max(1, min(q.size, 1000))
-    return {
-        "records": await _finish(ctx, rows),
-        "total": total,
-        "size": size,
-        "current": max(1, q.current),
-        "pages": pages,
-    }
+    return page_body(await _finish(ctx, rows), total, pages, q)
 
 
 async def all_rows(ctx: Ctx, q: PageQuery | None = None) -> list[dict[str, Any]]:

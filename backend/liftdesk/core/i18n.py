@@ -27,6 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "field_too_short": ("{field} 长度不能少于 {limit}", "{field} must be at least {limit} characters"),
     "field_range": ("{field} 超出允许范围", "{field} is out of range"),
     "duplicate": ("{field} 已存在: {value}", "{field} already exists: {value}"),
+    "polygon_vertices": ("{field} 需要 {low} 到 {high} 个顶点", "{field} needs {low} to {high} vertices"),
+    "polygon_crossing": ("{field} 的边不能相交", "{field}: the polygon's edges must not cross"),
     "bad_sort": ("不支持的排序字段: {field}", "Unsupported sort column: {field}"),
     "ids_required": ("请选择至少一条数据", "Please select at least one record"),
     "has_children": ("请先删除子节点!", "Delete the child nodes first!"),

@@ -171,6 +171,17 @@ async def paginate(session: AsyncSession, stmt: Select[Any], q: PageQuery) -> tu
     return rows, int(total), math.ceil(total / size) if total else 0
 
 
+def page_body(records: list[Any], total: int, pages: int, q: PageQuery) -> dict[str, Any]:
+    """The BladeX page ``{records, total, size, current, pages}`` of one page that :func:`paginate` read."""
+    return {
+        "records": records,
+        "total": total,
+        "size": max(1, min(q.size, MAX_SIZE)),
+        "current": max(1, q.current),
+        "pages": pages,
+    }
+
+
 def r_page_of(model: Any) -> Any:
     """``R[Page[model]]`` for a schema built at run time."""
     from liftdesk.core.envelope import R

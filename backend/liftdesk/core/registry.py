@@ -27,6 +27,8 @@ TREE_OPS: Mapping[str, OpKind] = {
     "remove": "remove",
 }
 SECRET_COLUMNS = frozenset({"password", "client_secret", "secret_key", "access_key"})
+WRITE_KINDS: frozenset[OpKind] = frozenset({"submit", "create", "update", "remove"})
+READ_KINDS: frozenset[OpKind] = frozenset({"page", "list", "detail", "tree", "lazy_tree", "select"})
 
 
 class Hooks:
@@ -70,6 +72,9 @@ class Resource:
     ancestors: bool = False
     # Name of the id query parameter of ``detail`` besides ``id`` (the spec's ``getCarInfo?carId=``).
     id_param: str = "id"
+    # Read operations (by path) the spec serves with POST: their JSON body's keys are merged over the query
+    # parameters (paging, sorting and filters alike), e.g. ``POST getElectronicFence {"current": 1, "name": "x"}``.
+    post_ops: frozenset[str] = frozenset()
 
     @property
     def is_tree(self) -> bool:
@@ -90,6 +95,10 @@ class Resource:
     def path(self, op: str) -> str:
         return f"{self.prefix}/{op}"
 
+    def method(self, op: str) -> str:
+        """The HTTP method of an operation (by path)."""
+        return "POST" if self.ops[op] in WRITE_KINDS or op in self.post_ops else "GET"
+
 
 class Registry:
     def __init__(self) -> None:
@@ -101,6 +110,9 @@ class Registry:
             raise RuntimeError(f"registry is frozen; cannot register {resource.name}")
         if resource.name in self._items:
             raise RuntimeError(f"resource {resource.name} registered twice")
+        wrong = {op for op in resource.post_ops if resource.ops.get(op) not in READ_KINDS}
+        if wrong:
+            raise RuntimeError(f"{resource.name}: post_ops must name read operations, not {sorted(wrong)}")
         self._items[resource.name] = resource
         return resource
 

@@ -4,23 +4,99 @@ Every generated handler does the same three things: build the request ``Ctx`` (s
 operation, wrap the answer in the envelope.
 """
 
+import re
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, FastAPI, Query, Request
 
 from liftdesk.core import crud
 from liftdesk.core.deps import CurrentUser, SessionDep
-from liftdesk.core.envelope import R, ok, r_list_of, r_of
+from liftdesk.core.envelope import R, ServiceError, ok, r_list_of, r_of
+from liftdesk.core.i18n import t
 from liftdesk.core.paging import PageQuery, r_page_of
 from liftdesk.core.registry import REGISTRY, Resource
 from liftdesk.core.schemas import TreeNode
 
 Current = Annotated[int, Query(description="page number, from 1")]
 Size = Annotated[int, Query(description="rows per page")]
+FilterBody = Annotated[
+    dict[str, Any] | None,
+    Body(description="paging, sorting and filters (as in the query, e.g. name_like); merged over the query"),
+]
 
 
 def page_query(current: Current = 1, size: Size = 10, ascs: str = "", descs: str = "") -> PageQuery:
     return PageQuery(current=current, size=size, ascs=ascs, descs=descs)
+
+
+def _param_text(value: Any) -> str | None:
+    """One JSON body value as the text a query parameter would carry (None: not a filter value)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, int | float | str):
+        return str(value)
+    if isinstance(value, list):
+        items = (_param_text(v) for v in value if not isinstance(v, list | dict))
+        return ",".join(item for item in items if item)
+    return None  # nested objects are not filters
+
+
+def merged_params(query: Mapping[str, str], body: Any) -> dict[str, str]:
+    """The query parameters with a JSON body's keys merged over them (the body wins): the spec's POST lists send
+    paging and filters either way. Lists become comma-separated (``_in`` filters), booleans 1/0."""
+    params = dict(query)
+    if body is None:
+        return params
+    if not isinstance(body, Mapping):
+        raise ServiceError(t("field_invalid", field="body"))
+    for key, value in body.items():
+        text = _param_text(value)
+        if text is not None:
+            params[str(key)] = text
+    return params
+
+
+def page_query_of(params: Mapping[str, str]) -> PageQuery:
+    """``current, size, ascs, descs`` from text parameters (a bad number is the caller's 400)."""
+    numbers = {}
+    for name, default in (("current", 1), ("size", 10)):
+        raw = params.get(name, "")
+        try:
+            numbers[name] = int(raw) if raw != "" else default
+        except ValueError as exc:
+            raise ServiceError(t("field_invalid", field=name)) from exc
+    return PageQuery(numbers["current"], numbers["size"], params.get("ascs", ""), params.get("descs", ""))
+
+
+async def read(c: crud.Ctx, kind: str, params: Mapping[str, str]) -> Any:
+    """The answer of a read operation from its parameters (query, or query + JSON body)."""
+    res = c.resource
+    if kind == "page":
+        return await crud.page(c, page_query_of(params))
+    if kind == "list":
+        if res.is_tree and not any(k.startswith(("parentId",)) for k in params):
+            return await crud.tree_list(c)
+        return await crud.all_rows(c)
+    if kind == "select":
+        return await crud.all_rows(c)
+    if kind == "tree":
+        return await crud.tree_nodes(c)
+    if kind == "lazy_tree":
+        parent = params.get("parentId", "0")
+        return await crud.lazy_nodes(c, int(parent) if parent.isdigit() else 0)
+    if kind == "detail":
+        ident = params.get("id") or params.get(res.id_param, "")
+        return await crud.detail(c, crud.parse_id(ident, res.id_param))
+    raise ValueError(f"{res.name}: {kind} is not a read operation")  # pragma: no cover - caught at start-up
+
+
+def _route_name(res: Resource, path: str) -> str:
+    return f"{res.name}_{re.sub(r'[^0-9A-Za-z_]', '_', path)}"
 
 
 def router_for(res: Resource) -> APIRouter:
@@ -29,13 +105,31 @@ def router_for(res: Resource) -> APIRouter:
     out = res.schema_out
     node_out = crud.tree_schema(out) if res.is_tree else out
     submit_in = crud.update_schema(res.schema_in)
+    read_answers: dict[str, tuple[Any, str]] = {
+        "page": (r_page_of(out), f"{res.name}: paged list with filters"),
+        "list": (r_list_of(node_out), f"{res.name}: list (a tree for tree resources)"),
+        "select": (r_list_of(out), f"{res.name}: rows for a drop-down"),
+        "tree": (R[list[TreeNode]], f"{res.name}: tree of nodes {{id, parentId, title, key, value}}"),
+        "lazy_tree": (R[list[TreeNode]], f"{res.name}: one level of the tree under parentId"),
+        "detail": (r_of(out), f"{res.name}: one row by id"),
+    }
 
     async def ctx(request: Request, session: Any, me: Any) -> crud.Ctx:
         return await crud.Ctx.build(session, me, res, dict(request.query_params))
 
     for path, kind in res.ops.items():
-        name = f"{res.name}_{path.replace('-', '_')}"
-        if kind == "page":
+        name = _route_name(res, path)
+        if path in res.post_ops:
+            model, summary = read_answers[kind]
+            router.add_api_route(
+                f"/{path}",
+                _post_read_route(res, kind),
+                methods=["POST"],
+                response_model=model,
+                name=name,
+                summary=f"{summary}; JSON body keys merged over the query",
+            )
+        elif kind == "page":
 
             async def _page(
                 request: Request,
@@ -53,81 +147,79 @@ def router_for(res: Resource) -> APIRouter:
                 f"/{path}",
                 _page,
                 methods=["GET"],
-                response_model=r_page_of(out),
+                response_model=read_answers["page"][0],
                 name=name,
-                summary=f"{res.name}: paged list with filters",
+                summary=read_answers["page"][1],
             )
         elif kind == "list":
 
             async def _list(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
                 c = await ctx(request, session, me)
-                if res.is_tree and not any(k.startswith(("parentId",)) for k in request.query_params):
-                    return ok(await crud.tree_list(c))
-                return ok(await crud.all_rows(c))
+                return ok(await read(c, "list", c.params))
 
             router.add_api_route(
                 f"/{path}",
                 _list,
                 methods=["GET"],
-                response_model=r_list_of(node_out),
+                response_model=read_answers["list"][0],
                 name=name,
-                summary=f"{res.name}: list (a tree for tree resources)",
+                summary=read_answers["list"][1],
             )
         elif kind == "select":
 
             async def _select(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
-                return ok(await crud.all_rows(await ctx(request, session, me)))
+                c = await ctx(request, session, me)
+                return ok(await read(c, "select", c.params))
 
             router.add_api_route(
                 f"/{path}",
                 _select,
                 methods=["GET"],
-                response_model=r_list_of(out),
+                response_model=read_answers["select"][0],
                 name=name,
-                summary=f"{res.name}: rows for a drop-down",
+                summary=read_answers["select"][1],
             )
         elif kind == "tree":
 
             async def _tree(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
-                return ok(await crud.tree_nodes(await ctx(request, session, me)))
+                c = await ctx(request, session, me)
+                return ok(await read(c, "tree", c.params))
 
             router.add_api_route(
                 f"/{path}",
                 _tree,
                 methods=["GET"],
-                response_model=R[list[TreeNode]],
+                response_model=read_answers["tree"][0],
                 name=name,
-                summary=f"{res.name}: tree of nodes {{id, parentId, title, key, value}}",
+                summary=read_answers["tree"][1],
             )
         elif kind == "lazy_tree":
 
             async def _lazy(request: Request, session: SessionDep, me: CurrentUser, parentId: str = "0") -> R[Any]:
                 c = await ctx(request, session, me)
-                pid = int(parentId) if parentId.isdigit() else 0
-                return ok(await crud.lazy_nodes(c, pid))
+                return ok(await read(c, "lazy_tree", {**c.params, "parentId": parentId}))
 
             router.add_api_route(
                 f"/{path}",
                 _lazy,
                 methods=["GET"],
-                response_model=R[list[TreeNode]],
+                response_model=read_answers["lazy_tree"][0],
                 name=name,
-                summary=f"{res.name}: one level of the tree under parentId",
+                summary=read_answers["lazy_tree"][1],
             )
         elif kind == "detail":
 
             async def _detail(request: Request, session: SessionDep, me: CurrentUser, id: str = "") -> R[Any]:
                 c = await ctx(request, session, me)
-                ident = id or request.query_params.get(res.id_param, "")
-                return ok(await crud.detail(c, crud.parse_id(ident, res.id_param)))
+                return ok(await read(c, "detail", c.params))
 
             router.add_api_route(
                 f"/{path}",
                 _detail,
                 methods=["GET"],
-                response_model=r_of(out),
+                response_model=read_answers["detail"][0],
                 name=name,
-                summary=f"{res.name}: one row by id",
+                summary=read_answers["detail"][1],
             )
         elif kind in ("submit", "create", "update"):
             router.add_api_route(
@@ -165,11 +257,44 @@ def router_for(res: Resource) -> APIRouter:
 
 
 async def publish_outbox(request: Request, c: crud.Ctx) -> None:
-    bus = getattr(request.app.state, "bus", None)
+    """After the commit: publish the request's bus messages, then run its after-commit work with the app's state."""
+    state = request.app.state
+    bus = getattr(state, "bus", None)
     if bus is not None:
         for topic, message in c.outbox:
             await bus.publish(topic, message)
     c.outbox.clear()
+    actions, c.after_commit = c.after_commit, []
+    for action in actions:
+        await action(state)
+
+
+def _post_read_route(res: Resource, kind: str) -> Any:
+    async def answer(request: Request, session: Any, me: Any, body: Any) -> R[Any]:
+        params = merged_params(request.query_params, body)
+        c = await crud.Ctx.build(session, me, res, params)
+        return ok(await read(c, kind, params))
+
+    if kind == "page":  # paging declared in the query too, so that it is documented
+
+        async def _page(
+            request: Request,
+            session: SessionDep,
+            me: CurrentUser,
+            body: FilterBody = None,
+            current: Current = 1,
+            size: Size = 10,
+            ascs: str = "",
+            descs: str = "",
+        ) -> R[Any]:
+            return await answer(request, session, me, body)
+
+        return _page
+
+    async def _read(request: Request, session: SessionDep, me: CurrentUser, body: FilterBody = None) -> R[Any]:
+        return await answer(request, session, me, body)
+
+    return _read
 
 
 def _submit_route(res: Resource, submit_in: Any, mode: str) -> Any:

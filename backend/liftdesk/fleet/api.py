@@ -19,6 +19,7 @@ from liftdesk.core.schemas import Id, Schema, Time, _to_time
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.models import Position, VehicleState
+from liftdesk.telemetry.view import alarm_kinds
 
 router = APIRouter(tags=["carInfo"])
 FICS = "/api/blade-fics-report/fics"
@@ -46,6 +47,8 @@ class LiveState(Schema):
     lock_level: int | None = None
     alarms: list[str] = Field(default_factory=list)
     driver_name: str | None = None
+    #: The latest frame of each CAN id the terminal passed on: id (hex) → {data (hex), channel, time}.
+    can: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
 def _live(car: Vehicle, st: VehicleState | None) -> LiveState:
@@ -76,8 +79,9 @@ def _live(car: Vehicle, st: VehicleState | None) -> LiveState:
         load_kg=st.load_kg,
         soc=st.soc_pct,
         lock_level=st.lock_level,
-        alarms=sorted(json.loads(st.open_events or "{}")),
+        alarms=alarm_kinds(json.loads(st.open_events or "{}")),
         driver_name=st.driver_name,
+        can=json.loads(st.extra or "{}").get("can", {}),
     )
 
 

@@ -31,3 +31,25 @@ VEHICLE = REGISTRY.register(
         tag="carInfo",
     )
 )
+
+FENCE = REGISTRY.register(
+    Resource(
+        name="fence",
+        model=m.Fence,
+        prefix=f"{FICS}/carInfo",
+        schema_in=s.FenceIn,
+        schema_out=s.FenceOut,
+        code="fence",
+        ops={
+            "v2/getElectronicFence": "page",
+            "v2/addCarElectronicsSet": "create",
+            "v2/updateCarElectronicsSet": "update",
+            "v2/deleteElectronicsByIds": "remove",
+            "V2/getCarElectronicsInfo": "detail",
+        },
+        post_ops=frozenset({"v2/getElectronicFence"}),
+        hooks=svc.FenceHooks(),
+        default_order=("-create_time",),
+        tag="fence",
+    )
+)

@@ -1,10 +1,11 @@
-"""Vehicle schemas (``carInfo``)."""
+"""Vehicle and fence schemas (``carInfo``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from liftdesk.core.schemas import Id, Schema, Time, out_schema
 from liftdesk.fleet import models as m
@@ -64,3 +65,72 @@ VehicleOut = out_schema(
     gps_time=(Time | None, None),
     state=(str | None, None),
 )
+
+
+def _points_in(value: Any) -> Any:
+    """Polygon vertices arrive as ``[[lon, lat], ...]``; stored as that JSON text, which is read back here."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise ValueError("expected [[lon, lat], ...]") from exc
+    return value
+
+
+Points = Annotated[list[list[float]] | None, BeforeValidator(_points_in)]
+
+
+class FenceIn(Schema):
+    """An electronic fence as submitted. Field ranges are checked again (for updates too) by ``FenceHooks``."""
+
+    id: Id | None = None
+    name: Annotated[str, Field(min_length=1, max_length=32)]
+    fence_type: Annotated[int, Field(ge=1, le=2, description="1 circle, 2 polygon")]
+    alarm_mode: Annotated[
+        int,
+        Field(ge=1, le=5, description="1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary"),
+    ]
+    enable_status: Annotated[int, Field(ge=0, le=1, description="1 enabled, 0 disabled")] = 1
+    speed_limit: Annotated[float | None, Field(default=None, ge=0, le=30, description="km/h, modes 4 and 5")] = None
+    center_lon: float | None = None
+    center_lat: float | None = None
+    radius: Annotated[float | None, Field(default=None, description="metres, 10–100000 (circle)")] = None
+    points: Annotated[Points, Field(description="polygon vertices [[lon, lat], ...], 3–64, WGS-84")] = None
+    mechanism_id: Id | None = None
+    remark: Annotated[str | None, Field(default=None, max_length=255)] = None
+    car_ids: list[Id] | None = None
+
+
+FenceOut = out_schema(
+    "FenceOut",
+    FenceIn,
+    m.Fence,
+    car_ids=(list[Id], []),
+    car_count=(int, 0),
+    mechanism_name=(str | None, None),
+    area_id=(int | None, None),
+)
+
+
+class FenceCarOut(Schema):
+    """A vehicle in the fence's transfer/select widget."""
+
+    car_id: Id
+    car_no: str
+    device_number: str | None = None
+    mechanism_id: Id | None = None
+    bound: bool = False
+
+
+class FenceSettingOut(Schema):
+    """A vehicle with the fences bound to it (``getCarFenceSettingList``)."""
+
+    car_id: Id
+    car_no: str
+    device_number: str | None = None
+    mechanism_id: Id | None = None
+    fence_count: int = 0
+    fence_names: list[str] = Field(default_factory=list)

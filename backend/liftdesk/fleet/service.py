@@ -2,21 +2,55 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import logging
+import math
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import inspect as sa_inspect
 
 from liftdesk.core.crud import Ctx
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.registry import Hooks
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.core.scope import Scope
+from liftdesk.fleet.models import Fence, FenceCar, Terminal, Vehicle
 from liftdesk.system.models import Dept
 from liftdesk.system.service import dict_labels
+from liftdesk.telemetry.commands import validate as validate_command
+from liftdesk.telemetry.fences import (
+    CIRCLE,
+    MODE_SPEED,
+    MODE_SPEED_BOUNDARY,
+    POLYGON,
+    AreaCommand,
+    delete_area_command,
+    polygon_is_simple,
+    set_area_command,
+)
 from liftdesk.telemetry.models import DailyStat, VehicleState
 
+log = logging.getLogger("liftdesk.fleet")
 VEHICLE_CHANGED = "fleet.vehicle.changed"
+#: ``{"deviceNumbers": [...]}``: the fences of these vehicles changed; the pipeline reloads them.
+FENCE_CHANGED = "fleet.fence.changed"
+
+
+async def place_in_organisation(ctx: Ctx, obj: Any, creating: bool) -> None:
+    """A fleet row belongs to an organisation (``mechanismId``): the caller's own by default, else one the caller's
+    scope can see (400 otherwise); a new row's ``create_dept`` is that organisation, so data scopes by organisation
+    find it."""
+    if obj.mechanism_id is None:
+        obj.mechanism_id = ctx.principal.dept_id
+    else:
+        found = await ctx.session.execute(ctx.scope.select(Dept).where(Dept.id == obj.mechanism_id))
+        if found.first() is None:
+            raise ServiceError(t("field_invalid", field="mechanismId"))
+    if creating:
+        obj.create_dept = obj.mechanism_id
 
 
 class VehicleHooks(Hooks):
@@ -29,14 +63,7 @@ class VehicleHooks(Hooks):
             )
             if (await ctx.session.execute(taken.limit(1))).first() is not None:
                 raise ServiceError(t("duplicate", field="deviceNumber", value=obj.device_number))
-        if obj.mechanism_id is None:
-            obj.mechanism_id = ctx.principal.dept_id
-        else:
-            found = await ctx.session.execute(ctx.scope.select(Dept).where(Dept.id == obj.mechanism_id))
-            if found.first() is None:
-                raise ServiceError(t("field_invalid", field="mechanismId"))
-        if creating:
-            obj.create_dept = obj.mechanism_id
+        await place_in_organisation(ctx, obj, creating)
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         await ctx.session.execute(
@@ -55,6 +82,19 @@ class VehicleHooks(Hooks):
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
         await ctx.session.execute(update(Terminal).where(Terminal.vehicle_id.in_(ids)).values(vehicle_id=None))
+        # A removed vehicle leaves its fences; its terminal drops their areas.
+        links = await ctx.session.execute(
+            select(FenceCar.vehicle_id, Fence)
+            .join(Fence, Fence.id == FenceCar.fence_id)
+            .where(FenceCar.vehicle_id.in_(ids), Fence.tenant_id == FenceCar.tenant_id, Fence.is_deleted == 0)
+        )
+        cars = {r.id: r for r in rows}
+        plan = AreaPlan()
+        for vehicle_id, fence in links.all():
+            if fence.enable_status == 1:
+                plan.add(cars[vehicle_id], delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+        await ctx.session.execute(delete(FenceCar).where(FenceCar.vehicle_id.in_(ids)))
+        plan.queue(ctx)
         for r in rows:
             ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": r.id, "deviceNumber": r.device_number}))
 
@@ -105,3 +145,318 @@ class VehicleHooks(Hooks):
                 state=st.state if st else None,
             )
         return rows
+
+
+# --------------------------------------------------------------------------- electronic fences
+
+RADIUS_M = (10.0, 100_000.0)
+SPEED_KMH = (0.0, 30.0)
+VERTICES = (3, 64)
+_BEFORE = "__fence_before"  # key of the fence's state before an update, handed from before_save to after_save
+
+
+@dataclass(frozen=True)
+class FenceBefore:
+    fence_type: int
+    enabled: bool
+    vehicle_ids: frozenset[int]
+
+
+class AreaPlan:
+    """Area commands for vehicles' terminals, queued through the command service once the transaction has
+    committed (audited with the caller); vehicles without a terminal are skipped. The vehicles' pipeline contexts
+    are told to reload their fences."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[Vehicle, AreaCommand]] = []
+        self.devices: set[str] = set()
+
+    def touch(self, car: Vehicle) -> None:
+        if car.device_number:
+            self.devices.add(car.device_number)
+
+    def add(self, car: Vehicle, command: AreaCommand) -> None:
+        self.touch(car)
+        if car.device_number:
+            self.items.append((car, command))
+
+    def queue(self, ctx: Ctx) -> None:
+        if self.devices:
+            ctx.outbox.append((FENCE_CHANGED, {"deviceNumbers": sorted(self.devices)}))
+        if not self.items:
+            return
+        items = [(c.tenant_id, c.id, c.device_number or "", cmd) for c, cmd in self.items]
+        user_id = ctx.principal.user_id
+
+        async def send(state: Any) -> None:
+            service = getattr(state, "commands", None)
+            if service is None:  # no command service in this context (a unit test, a script)
+                return
+            for tenant_id, vehicle_id, device, (name, msg_id, payload) in items:
+                try:
+                    await service.create(tenant_id, vehicle_id, device, name, msg_id, payload, user_id)
+                except ValueError:  # validated when the fence was saved; log rather than fail a committed save
+                    log.exception("area command %s for %s not queued", name, device)
+
+        ctx.after_commit.append(send)
+
+
+async def vehicle_scope(ctx: Ctx) -> Scope:
+    """Vehicles are read through their own resource's data scope, whatever resource the request is about."""
+    return await Scope.of(ctx.session, ctx.principal, "vehicle", tenant_id=ctx.scope.tenant_id)
+
+
+async def scoped_vehicles(ctx: Ctx, ids: Collection[int]) -> dict[int, Vehicle]:
+    if not ids:
+        return {}
+    scope = await vehicle_scope(ctx)
+    rows = await ctx.session.execute(scope.select(Vehicle).where(Vehicle.id.in_(list(ids))))
+    return {car.id: car for car in rows.scalars().all()}
+
+
+async def _vehicles(ctx: Ctx, tenant_id: str, ids: Iterable[int]) -> dict[int, Vehicle]:
+    """Vehicles of a fence's tenant, unscoped: a fence's terminals must hear of it whoever changed it."""
+    wanted = list(ids)
+    if not wanted:
+        return {}
+    rows = await ctx.session.execute(
+        select(Vehicle).where(Vehicle.id.in_(wanted), Vehicle.tenant_id == tenant_id, Vehicle.is_deleted == 0)
+    )
+    return {car.id: car for car in rows.scalars().all()}
+
+
+async def linked_vehicle_ids(ctx: Ctx, fence_id: int) -> set[int]:
+    rows = await ctx.session.execute(select(FenceCar.vehicle_id).where(FenceCar.fence_id == fence_id))
+    return set(rows.scalars().all())
+
+
+def _number(value: Any, field: str, low: float, high: float, required: bool = True) -> float | None:
+    if value is None:
+        if required:
+            raise ServiceError(t("field_required", field=field))
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ServiceError(t("field_invalid", field=field))
+    number = float(value)
+    if not math.isfinite(number) or not low <= number <= high:
+        raise ServiceError(t("field_range", field=field))
+    return number
+
+
+def _int_in(value: Any, field: str, allowed: Collection[int]) -> int:
+    if value is None:
+        raise ServiceError(t("field_required", field=field))
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise ServiceError(t("field_range", field=field))
+    return value
+
+
+def _vertices(raw: Any) -> list[tuple[float, float]]:
+    """``[[lon, lat], ...]`` → checked vertices (a closing vertex equal to the first is dropped, as GeoJSON rings
+    repeat it)."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError as exc:
+            raise ServiceError(t("field_invalid", field="points")) from exc
+    if raw is None or raw == []:
+        raise ServiceError(t("field_required", field="points"))
+    if not isinstance(raw, list):
+        raise ServiceError(t("field_invalid", field="points"))
+    points: list[tuple[float, float]] = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, list | tuple) or len(p) != 2:
+            raise ServiceError(t("field_invalid", field=f"points[{i}]"))
+        lon = _number(p[0], f"points[{i}]", -180.0, 180.0)
+        lat = _number(p[1], f"points[{i}]", -90.0, 90.0)
+        assert lon is not None and lat is not None
+        points.append((lon, lat))
+    if len(points) > 1 and points[0] == points[-1]:
+        points.pop()
+    low, high = VERTICES
+    if not low <= len(points) <= high:
+        raise ServiceError(t("polygon_vertices", field="points", low=low, high=high))
+    if not polygon_is_simple(points):
+        raise ServiceError(t("polygon_crossing", field="points"))
+    return points
+
+
+def check_fence(obj: Fence, data: dict[str, Any]) -> None:
+    """Validate and normalise a fence after the submitted fields were applied (create and update alike)."""
+    name = (obj.name or "").strip()
+    if not name:
+        raise ServiceError(t("field_required", field="name"))
+    if len(name) > 32:
+        raise ServiceError(t("field_too_long", field="name", limit=32))
+    obj.name = name
+    obj.fence_type = _int_in(obj.fence_type, "fenceType", (CIRCLE, POLYGON))
+    obj.alarm_mode = _int_in(obj.alarm_mode, "alarmMode", range(1, 6))
+    obj.enable_status = _int_in(1 if obj.enable_status is None else obj.enable_status, "enableStatus", (0, 1))
+    speed_required = obj.alarm_mode in (MODE_SPEED, MODE_SPEED_BOUNDARY)
+    obj.speed_limit = _number(obj.speed_limit, "speedLimit", *SPEED_KMH, required=speed_required)
+    if "radius" in data:
+        obj.radius_m = data["radius"]
+    if obj.fence_type == CIRCLE:
+        obj.center_lon = _number(obj.center_lon, "centerLon", -180.0, 180.0)
+        obj.center_lat = _number(obj.center_lat, "centerLat", -90.0, 90.0)
+        obj.radius_m = _number(obj.radius_m, "radius", *RADIUS_M)
+        obj.points = None
+    else:
+        obj.points = json.dumps([list(p) for p in _vertices(obj.points)])
+        obj.center_lon = obj.center_lat = obj.radius_m = None
+    _, msg_id, payload = set_area_command(obj)
+    try:
+        validate_command(msg_id, payload)  # what a terminal cannot hold is refused now, not when it is sent
+    except ValueError as exc:
+        field = "centerLon" if obj.fence_type == CIRCLE else "points"
+        raise ServiceError(t("validation", field=field, reason=str(exc))) from exc
+
+
+def _ids(values: Any) -> list[int]:
+    return list(dict.fromkeys(int(v) for v in values or ()))
+
+
+class FenceHooks(Hooks):
+    """Electronic fences: geometry and alarm rules, the vehicles bound to them, and their terminals' areas."""
+
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        fence: Fence = obj
+        if not creating:
+            state = sa_inspect(fence).attrs
+            old_type, old_enabled = state.fence_type.history.deleted, state.enable_status.history.deleted
+            before_type = old_type[0] if old_type else fence.fence_type
+            before_enabled = (old_enabled[0] if old_enabled else fence.enable_status) == 1
+        # First, before any query: a query autoflushes, and the submitted points are not stored text yet.
+        check_fence(fence, data)
+        if not creating:
+            linked = await linked_vehicle_ids(ctx, fence.id)
+            data[_BEFORE] = FenceBefore(before_type, before_enabled, frozenset(linked))
+        await place_in_organisation(ctx, fence, creating)
+        wanted = data.get("car_ids")
+        if wanted is not None:
+            ids = _ids(wanted)
+            if len(await scoped_vehicles(ctx, ids)) != len(ids):
+                raise ServiceError(t("field_invalid", field="carIds"))
+            data["car_ids"] = ids
+
+    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        fence: Fence = obj
+        if creating:
+            await _assign_area_id(ctx, fence)
+        before: FenceBefore | None = data.get(_BEFORE)
+        old = set(before.vehicle_ids) if before else set()
+        removed: set[int] = set()
+        linked = set(old)
+        if data.get("car_ids") is not None:
+            wanted = set(data["car_ids"])
+            # Only the links the caller can see are replaced: vehicles outside their scope stay bound.
+            removed = set(await scoped_vehicles(ctx, old)) - wanted
+            added = wanted - old
+            if removed:
+                await ctx.session.execute(
+                    delete(FenceCar).where(FenceCar.fence_id == fence.id, FenceCar.vehicle_id.in_(removed))
+                )
+            if added:
+                await ctx.session.execute(
+                    insert(FenceCar),
+                    [{"fence_id": fence.id, "vehicle_id": v, "tenant_id": fence.tenant_id} for v in sorted(added)],
+                )
+            linked = (old - removed) | added
+        cars = await _vehicles(ctx, fence.tenant_id, linked | removed)
+        was_enabled = before is not None and before.enabled
+        old_type = before.fence_type if before is not None else fence.fence_type
+        area_id = int(fence.area_id or 0)
+        plan = AreaPlan()
+        for vehicle_id in sorted(removed):
+            if vehicle_id in cars and was_enabled:
+                plan.add(cars[vehicle_id], delete_area_command(old_type, area_id))
+        for vehicle_id in sorted(linked):
+            car = cars.get(vehicle_id)
+            if car is None:
+                continue
+            had_area = was_enabled and vehicle_id in old
+            if had_area and old_type != fence.fence_type:
+                plan.add(car, delete_area_command(old_type, area_id))
+            if fence.enable_status == 1:
+                plan.add(car, set_area_command(fence))
+            elif had_area:
+                plan.add(car, delete_area_command(fence.fence_type, area_id))
+            plan.touch(car)
+        plan.queue(ctx)
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        ids = [r.id for r in rows]
+        links = (await ctx.session.execute(select(FenceCar).where(FenceCar.fence_id.in_(ids)))).scalars().all()
+        by_fence = {r.id: r for r in rows}
+        cars = await _vehicles(ctx, ctx.scope.tenant_id, {link.vehicle_id for link in links})
+        plan = AreaPlan()
+        for link in links:
+            fence, car = by_fence[link.fence_id], cars.get(link.vehicle_id)
+            if car is None:
+                continue
+            if fence.enable_status == 1:
+                plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+            plan.touch(car)
+        await ctx.session.execute(delete(FenceCar).where(FenceCar.fence_id.in_(ids)))
+        plan.queue(ctx)
+
+    def filter(self, ctx: Ctx, stmt: Any) -> Any:
+        car = ctx.params.get("carId", "")
+        if car:
+            if not car.isdigit():
+                raise ServiceError(t("field_invalid", field="carId"))
+            stmt = stmt.where(Fence.id.in_(select(FenceCar.fence_id).where(FenceCar.vehicle_id == int(car))))
+        return stmt
+
+    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        ids = [r["id"] for r in rows]
+        if not ids:
+            return rows
+        scope = await vehicle_scope(ctx)
+        stmt = (
+            select(FenceCar.fence_id, FenceCar.vehicle_id)
+            .join(Vehicle, Vehicle.id == FenceCar.vehicle_id)
+            .where(FenceCar.fence_id.in_(ids))
+            .order_by(FenceCar.fence_id, Vehicle.car_no, Vehicle.id)
+        )
+        by_fence: dict[int, list[int]] = {}
+        for fence_id, vehicle_id in (await ctx.session.execute(stmt.where(*scope.where(Vehicle)))).all():
+            by_fence.setdefault(fence_id, []).append(vehicle_id)
+        depts = {r["mechanism_id"] for r in rows if r["mechanism_id"]}
+        names = dict((await ctx.session.execute(select(Dept.id, Dept.dept_name).where(Dept.id.in_(depts)))).all())
+        for r in rows:
+            r["car_ids"] = by_fence.get(r["id"], [])
+            r["car_count"] = len(r["car_ids"])
+            r["mechanism_name"] = names.get(r["mechanism_id"], "")
+        return rows
+
+
+async def _assign_area_id(ctx: Ctx, fence: Fence) -> None:
+    """The next free area id of the tenant (deleted fences keep theirs, so an id is never reused). On PostgreSQL
+    a transaction lock per tenant orders concurrent creations; SQLite already holds its write lock here."""
+    if ctx.session.get_bind().dialect.name == "postgresql":
+        await ctx.session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"fics_fence.area_id:{fence.tenant_id}"}
+        )
+    top = await ctx.session.execute(select(func.max(Fence.area_id)).where(Fence.tenant_id == fence.tenant_id))
+    area_id = int(top.scalar() or 0) + 1
+    if area_id > 0xFFFFFFFF:  # pragma: no cover - four billion fences in one tenant
+        raise ServiceError(t("field_range", field="areaId"))
+    fence.area_id = area_id
+    await ctx.session.flush()
+
+
+async def unbind(ctx: Ctx, fence: Fence, car: Vehicle) -> bool:
+    """Take one vehicle off one fence (both already read through the caller's scope); its terminal drops the area."""
+    done = await ctx.session.execute(
+        delete(FenceCar).where(FenceCar.fence_id == fence.id, FenceCar.vehicle_id == car.id)
+    )
+    if not done.rowcount:  # type: ignore[attr-defined]
+        raise ServiceError(t("not_found"))
+    plan = AreaPlan()
+    if fence.enable_status == 1:
+        plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+    plan.touch(car)
+    await ctx.session.commit()
+    plan.queue(ctx)
+    return True

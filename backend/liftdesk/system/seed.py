@@ -72,12 +72,24 @@ PARAMS = [
     ("账号错误锁定次数", "account.failCount", "5"),
     ("租户默认管理密码", "tenant.default.password", "admin"),
     ("租户默认账号额度", "tenant.default.accountNumber", "100"),
-    ("租户默认菜单集合", "tenant.default.menuCode", "user,dept,post,dictbiz,topmenu,role"),
+    ("租户默认菜单集合", "tenant.default.menuCode", "user,dept,post,dictbiz,topmenu,role,operation"),
 ]
 
 # (code, name, alias, path, icon, sort, children)
 MenuSpec = tuple[str, str, str, str, str, int, list["MenuSpec"]]
 MENUS: list[MenuSpec] = [
+    (
+        "operation",
+        "运营设置",
+        "operation",
+        "/operation",
+        "iconfont icon-control",
+        10,
+        [
+            # its editor, /adds/addOperating, is a page of this menu (no menu row of its own)
+            ("fence", "电子围栏", "fence", "/operation/fence", "iconfont icon-border", 1, []),
+        ],
+    ),
     (
         "authority",
         "权限管理",
@@ -117,6 +129,8 @@ async def seed(session: AsyncSession) -> bool:
     """Write the seed rows; return False when they were already there."""
     exists = await session.execute(select(m.Tenant.id).where(m.Tenant.tenant_id == "000000"))
     if exists.first() is not None:
+        if await sync_menus(session):
+            await session.commit()
         return False
     session.add(m.Tenant(tenant_id="000000", tenant_name="管理组", linkman="admin", account_number=-1))
     session.add_all(
@@ -240,18 +254,39 @@ async def seed(session: AsyncSession) -> bool:
         session.add_all(
             m.Dict(parent_id=root.id, code=code, dict_key=k, dict_value=v, sort=j + 1) for j, (k, v) in enumerate(items)
         )
-    menu_ids = await _menus(session, MENUS, 0)
-    admin_codes = {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system"}
-    for code, ident in menu_ids.items():
-        if code in admin_codes or code.rsplit("_", 1)[0] in admin_codes:
-            session.add(m.RoleMenu(role_id=ADMINISTRATOR_ROLE + 1, menu_id=ident))
+    await sync_menus(session)
     await session.commit()
     return True
 
 
-async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int) -> dict[str, int]:
+#: Menus (and their buttons) the tenant administrator role is granted when they are seeded.
+ADMIN_MENU_CODES = frozenset(
+    {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence"}
+)
+
+
+async def sync_menus(session: AsyncSession) -> list[str]:
+    """Add the seeded menus a database does not have yet (a new release brings new screens; the seed itself runs
+    only on an empty database) and grant those of ``ADMIN_MENU_CODES`` to the administrator role. A menu an
+    administrator deleted stays deleted: every row counts, deleted or not. Returns the codes added."""
+    existing = {code: ident for code, ident in (await session.execute(select(m.Menu.code, m.Menu.id))).all()}
+    added = await _menus(session, MENUS, 0, existing)
+    for code, ident in added.items():
+        if code in ADMIN_MENU_CODES or code.rsplit("_", 1)[0] in ADMIN_MENU_CODES:
+            session.add(m.RoleMenu(role_id=ADMINISTRATOR_ROLE + 1, menu_id=ident))
+    await session.flush()
+    return list(added)
+
+
+async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int, existing: dict[str, int]) -> dict[str, int]:
+    """Insert the menus of ``specs`` under ``parent`` (with buttons for the leaves) that ``existing`` (code → id)
+    lacks; returns code → id of those inserted."""
     ids: dict[str, int] = {}
     for code, name, alias, path, icon, sort, children in specs:
+        if code in existing:
+            if children:
+                ids.update(await _menus(session, children, existing[code], existing))
+            continue
         row = m.Menu(
             parent_id=parent,
             code=code,
@@ -268,7 +303,7 @@ async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int) -> d
         await session.flush()
         ids[code] = row.id
         if children:
-            ids.update(await _menus(session, children, row.id))
+            ids.update(await _menus(session, children, row.id, existing))
         else:
             for action, label, func, order in BUTTONS:
                 button = m.Menu(

@@ -920,6 +920,9 @@ class CommandService:
         if inflight is not None and inflight.timer is not None and inflight.timer is not asyncio.current_task():
             inflight.timer.cancel()
         values: dict[str, Any] = {"status": status, "done_time": utcnow(), "error": error}
+        if inflight is not None and inflight.cmd.serial is not None:
+            # The answer can arrive before ``_send`` has stored the serial of this attempt: store it here too.
+            values["serial"] = inflight.cmd.serial
         if result is not None:
             values["result"] = json.dumps(result, ensure_ascii=False, default=str)
         async with self.db.sessionmaker() as s:

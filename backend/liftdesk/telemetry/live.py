@@ -25,6 +25,7 @@ from liftdesk.core.security import Principal
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC
+from liftdesk.telemetry.view import live_message
 
 log = logging.getLogger("liftdesk.live")
 router = APIRouter(tags=["live"])
@@ -107,29 +108,27 @@ class LiveHub:
                 .with_only_columns(Vehicle, VehicleState)
             )
             rows = (await s.execute(stmt)).all()
-        out = []
-        for car, st in rows:
-            out.append(
-                {
-                    "vehicleId": str(car.id),
-                    "tenantId": car.tenant_id,
-                    "carNo": car.car_no,
-                    "mechanismId": str(car.mechanism_id) if car.mechanism_id else None,
-                    "deviceNumber": car.device_number,
-                    "time": st.device_time.isoformat() + "Z" if st.device_time else None,
-                    "lat": st.lat,
-                    "lon": st.lon,
-                    "speed": st.speed,
-                    "direction": st.direction,
-                    "state": st.state,
-                    "acc": st.acc,
-                    "loadKg": st.load_kg,
-                    "soc": st.soc_pct,
-                    "alarms": sorted(json.loads(st.open_events or "{}")),
-                    "online": st.online,
-                }
+        return [
+            live_message(
+                vehicle_id=car.id,
+                tenant_id=car.tenant_id,
+                car_no=car.car_no,
+                mechanism_id=car.mechanism_id,
+                device=car.device_number,
+                time=st.device_time,
+                lat=st.lat,
+                lon=st.lon,
+                speed=st.speed,
+                direction=st.direction,
+                state=st.state,
+                acc=st.acc,
+                load_kg=st.load_kg,
+                soc=st.soc_pct,
+                open_keys=json.loads(st.open_events or "{}"),
+                online=st.online,
             )
-        return out
+            for car, st in rows
+        ]
 
 
 async def authenticate(db: Database, token: str | None) -> Principal:

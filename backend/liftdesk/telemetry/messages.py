@@ -70,11 +70,31 @@ class Fix:
 
 
 @dataclass(frozen=True, slots=True)
+class CanFrame:
+    """One CAN bus frame a terminal passed on (JT/T 808 0x0705): the 29-bit id, its channel, the 8 data bytes."""
+
+    can_id: int
+    data: bytes
+    channel: int = 0
+    extended: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class DriverChange:
+    """Who is on duty from now on (``name`` None: the card was pulled)."""
+
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
-    """What one terminal sent in one message: one fix, or a batch (0x0704, possibly blind-zone backfill)."""
+    """What one terminal sent in one message: one fix, or a batch (0x0704, possibly blind-zone backfill); or a
+    driver change, which goes through the pipeline's queue so that it takes its place among the positions."""
 
     device: str
     fixes: tuple[Fix, ...]
     received_at: datetime
     backfill: bool = False
     source: str = "jt808"
+    driver: DriverChange | None = None
+    can: tuple[CanFrame, ...] = ()  # CAN frames (dated ``received_at``): the latest value per id is kept

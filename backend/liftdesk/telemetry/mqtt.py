@@ -33,7 +33,7 @@ from liftdesk.core.db import Database, utcnow
 from liftdesk.telemetry.commands import CommandService, OutboundCommand
 from liftdesk.telemetry.gateway.payloads import TelemetryIn
 from liftdesk.telemetry.gateway.state import set_driver
-from liftdesk.telemetry.messages import Report
+from liftdesk.telemetry.messages import CanFrame, Report
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import Known, TerminalService
 
@@ -72,6 +72,27 @@ class BrokerAddress:
 
 class _Redeliver(Exception):
     """A message could not be processed for a transient reason: reconnect so the broker sends it again."""
+
+
+def can_frames(raw: Any) -> tuple[CanFrame, ...] | None:
+    """``[{"id": "18FF50E5" | 419385573, "data": "0011223344556677", "channel": 0}, ...]`` → frames (None: invalid)."""
+    if not isinstance(raw, list) or not raw:
+        return None
+    out = []
+    for item in raw:
+        if not isinstance(item, dict):
+            return None
+        try:
+            ident: Any = item.get("id")
+            can_id = int(ident, 16) if isinstance(ident, str) else int(ident)
+            data = bytes.fromhex(str(item.get("data", "")))
+            channel = int(item.get("channel", 0))
+        except (TypeError, ValueError):
+            return None
+        if not (0 <= can_id < 1 << 29 and 0 < len(data) <= 8 and channel in (0, 1)):
+            return None
+        out.append(CanFrame(can_id, data, channel))
+    return tuple(out)
 
 
 class MqttAdapter:
@@ -250,6 +271,8 @@ class MqttAdapter:
         if cached is not None and cached[0] > loop.time():
             return cached[1]
         known = await self.terminals.lookup(device)
+        if known is not None and cached is None:
+            await self.terminals.ensure(known, PROTOCOL)
         self._lookups[device] = (loop.time() + self.known_ttl_s, known)
         return known
 
@@ -304,6 +327,13 @@ class MqttAdapter:
             name = data.get("name") if card_in and isinstance(data.get("name"), str) else None
             card = data.get("card") if card_in and isinstance(data.get("card"), str) else None
             await set_driver(self.db, self.pipeline, device, known.tenant_id, known.vehicle_id, name, card)
+        elif kind == "can":
+            frames = can_frames(data.get("frames"))
+            if frames is None:
+                self.rejected += 1
+                log.warning("MQTT can event from %s without valid frames, dropped", device)
+                return True
+            await self.pipeline.submit(Report(device, (), utcnow(), source=PROTOCOL, can=frames))
         if self.bus is not None:
             await self.bus.publish(EVENT_TOPIC, {"device": device, "protocol": PROTOCOL, "event": data})
         return True

@@ -1,7 +1,7 @@
 """The telemetry pipeline: one ordered list of stages every fix goes through, then one durable write per batch.
 
     order (per terminal, by device time) → late / duplicate → odometer → durations → state machine →
-    collision → speeding → overload → battery → faults → offline cleared → position → remember
+    collision → speeding → overload → fences → battery → faults → offline cleared → position → remember
 
 ``Pipeline.submit`` returns only when the report's batch is committed, so a terminal is acknowledged only after
 its data is durable. One writer task drains the queue in batches: that keeps per-vehicle order and lets positions
@@ -15,9 +15,9 @@ import contextlib
 import json
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import select
@@ -27,11 +27,18 @@ from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Terminal, Vehicle
 from liftdesk.system.models import DictBiz, Param
-from liftdesk.telemetry.messages import ALARM_COLLISION, Fix, Report
+from liftdesk.telemetry.fences import VehicleFences, attach_fences, fences, load_fences
+from liftdesk.telemetry.messages import ALARM_COLLISION, DriverChange, Fix, Report
 from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.rules import PARAM_KEYS, Thresholds, collision_level
+from liftdesk.telemetry.view import live_message
 
 log = logging.getLogger("liftdesk.pipeline")
+#: A position row: tenant, vehicle, device time, server time, lat, lon, speed, direction, altitude, alarm, status,
+#: mileage, load, extra (JSON): the order of ``store.POSITION_COLUMNS``.
+PositionRow = tuple[
+    str, int, datetime, datetime, float, float, float, int, int, int, int, float | None, float | None, str | None
+]
 LIVE_TOPIC = "live.vehicle"
 TENANT_THRESHOLDS = "telemetry_threshold"  # business dictionary code of a tenant's thresholds
 ONE_DAY = timedelta(days=1)
@@ -42,6 +49,10 @@ ALARM_COUNTERS = {
     "speeding": "speeding_n",
     "overload": "overload_n",
     "fence": "fence_n",
+    "fence_in": "fence_n",
+    "fence_out": "fence_n",
+    "fence_cross": "fence_n",
+    "fence_speeding": "fence_n",
     "fault": "fault_n",
 }
 
@@ -65,8 +76,11 @@ class VehicleCtx:
     state: str = STATE_OFF
     state_since: datetime | None = None
     mileage_km: float | None = None
-    open: dict[str, OpenAlarm] = field(default_factory=dict)
+    open: dict[str, OpenAlarm] = field(default_factory=dict)  # key: the kind, or "<kind>:<fenceId>" for fences
     driver_name: str | None = None
+    fences: VehicleFences | None = None  # enabled bound fences + inside/outside memory (telemetry/fences.py)
+    car_no: str | None = None
+    can: dict[str, dict[str, Any]] = field(default_factory=dict)  # CAN id (hex) → {data, channel, time}: the latest
 
 
 @dataclass
@@ -74,8 +88,9 @@ class Batch:
     """Everything one durable write carries."""
 
     tz: timezone
-    positions: list[dict[str, Any]] = field(default_factory=list)  # newer than anything stored: plain COPY
-    late_positions: list[dict[str, Any]] = field(default_factory=list)  # may already be stored: insert-or-ignore
+    now: datetime = field(default_factory=utcnow)  # server time of every row the batch writes
+    positions: list[PositionRow] = field(default_factory=list)  # newer than anything stored: plain COPY
+    late_positions: list[PositionRow] = field(default_factory=list)  # may already be stored: insert-or-ignore
     states: dict[int, VehicleCtx] = field(default_factory=dict)
     new_events: list[dict[str, Any]] = field(default_factory=list)
     closed_events: list[dict[str, Any]] = field(default_factory=list)
@@ -120,7 +135,10 @@ class Batch:
         level: int = 1,
         detail: dict[str, Any] | None = None,
         instant: bool = False,
+        key: str | None = None,
     ) -> None:
+        """``key`` (default: the kind) names the alarm in ``v.open``: one open alarm per key, so per-fence keys
+        let a vehicle hold one alarm per fence while the event's kind stays ``fence_in``."""
         event_id = next_id()
         self.new_events.append(
             {
@@ -139,16 +157,16 @@ class Batch:
                 "lon": fix.lon,
                 "driver_name": v.driver_name,
                 "detail": json.dumps(detail or {}, ensure_ascii=False),
-                "create_time": utcnow(),
+                "create_time": self.now,
             }
         )
         counter = ALARM_COUNTERS.get(kind) or ("battery_n" if kind.startswith("battery") else "other_n")
         self.day(v, fix.time)[counter] += 1
         if not instant:
-            v.open[kind] = OpenAlarm(event_id, fix.time, value, value)
+            v.open[key or kind] = OpenAlarm(event_id, fix.time, value, value)
 
-    def close_alarm(self, v: VehicleCtx, kind: str, when: datetime) -> None:
-        alarm = v.open.pop(kind, None)
+    def close_alarm(self, v: VehicleCtx, key: str, when: datetime) -> None:
+        alarm = v.open.pop(key, None)
         if alarm is not None:
             self.closed_events.append({"id": alarm.event_id, "end_time": when, "max_value": alarm.max_value})
 
@@ -166,7 +184,7 @@ def late_or_duplicate(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
         return False
     if fix.time < v.last.time:
         b.late += 1
-        b.late_positions.append(position_row(fix, v))
+        b.late_positions.append(position_row(fix, v, b.now))
         return False
     return True
 
@@ -195,8 +213,8 @@ def durations(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     end = min(fix.time, start + timedelta(seconds=v.limits.gap_cap_s))
     moving = last.speed_kmh >= v.limits.move_kmh
     loaded = (last.load_kg or 0.0) >= v.limits.load_kg
+    offset = b.tz.utcoffset(None)
     while start < end:
-        offset = b.tz.utcoffset(None)
         next_local_midnight = datetime.combine((start + offset).date() + ONE_DAY, datetime.min.time())
         cut = min(end, next_local_midnight - offset)
         secs = (cut - start).total_seconds()
@@ -292,6 +310,8 @@ def battery(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
 
 
 def faults(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    if not fix.fault_codes:
+        return True
     before = set(v.last.fault_codes) if v.last else set()
     for code in fix.fault_codes:
         if code not in before:
@@ -305,7 +325,7 @@ def offline_cleared(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
 
 
 def position(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
-    b.positions.append(position_row(fix, v))
+    b.positions.append(position_row(fix, v, b.now))
     return True
 
 
@@ -323,6 +343,7 @@ STAGES: list[Stage] = [
     collision,
     speeding,
     overload,
+    fences,
     battery,
     faults,
     offline_cleared,
@@ -331,7 +352,8 @@ STAGES: list[Stage] = [
 ]
 
 
-def position_row(fix: Fix, v: VehicleCtx) -> dict[str, Any]:
+def position_row(fix: Fix, v: VehicleCtx, now: datetime) -> PositionRow:
+    """One ``fics_position`` row, its values in the order of ``store.POSITION_COLUMNS`` (COPY takes tuples)."""
     extra: dict[str, Any] = dict(fix.extra)
     for key in ("impact_g", "impact_direction", "seat_belt", "fork_height_mm", "lock_level", "speed_limit_kmh"):
         value = getattr(fix, key)
@@ -349,22 +371,22 @@ def position_row(fix: Fix, v: VehicleCtx) -> dict[str, Any]:
         }
     if fix.fault_codes:
         extra["faults"] = list(fix.fault_codes)
-    return {
-        "tenant_id": v.tenant_id,
-        "vehicle_id": v.vehicle_id,
-        "device_time": fix.time,
-        "server_time": utcnow(),
-        "lat": fix.lat,
-        "lon": fix.lon,
-        "speed": fix.speed_kmh,
-        "direction": fix.direction,
-        "altitude": fix.altitude_m,
-        "alarm": fix.alarm,
-        "status": fix.status,
-        "mileage_km": fix.mileage_km,
-        "load_kg": fix.load_kg,
-        "extra": json.dumps(extra, ensure_ascii=False) if extra else None,
-    }
+    return (
+        v.tenant_id,
+        v.vehicle_id,
+        fix.time,
+        now,
+        fix.lat,
+        fix.lon,
+        fix.speed_kmh,
+        fix.direction,
+        fix.altitude_m,
+        fix.alarm,
+        fix.status,
+        fix.mileage_km,
+        fix.load_kg,
+        json.dumps(extra, ensure_ascii=False) if extra else None,
+    )
 
 
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -381,25 +403,34 @@ def run_stages(fixes: list[Fix], v: VehicleCtx, b: Batch, stages: list[Stage] = 
                 break
 
 
+def remember_can(v: VehicleCtx, report: Report) -> None:
+    """The latest frame of each CAN id (what a CAN data page shows); the frames themselves are not kept."""
+    when = report.received_at.isoformat() + "Z"
+    for frame in report.can:
+        key = f"{frame.can_id:08X}"
+        v.can[key] = {"data": frame.data.hex().upper(), "channel": frame.channel, "time": when}
+
+
 def live_view(v: VehicleCtx) -> dict[str, Any]:
     fix = v.last
-    return {
-        "vehicleId": str(v.vehicle_id),
-        "tenantId": v.tenant_id,
-        "mechanismId": str(v.mechanism_id) if v.mechanism_id else None,
-        "deviceNumber": v.device,
-        "time": fix.time.replace(tzinfo=UTC).isoformat() if fix else None,
-        "lat": fix.lat if fix else None,
-        "lon": fix.lon if fix else None,
-        "speed": fix.speed_kmh if fix else 0.0,
-        "direction": fix.direction if fix else 0,
-        "state": v.state,
-        "acc": fix.acc if fix else False,
-        "loadKg": fix.load_kg if fix else None,
-        "soc": fix.battery.soc_pct if fix and fix.battery else None,
-        "alarms": sorted(v.open),
-        "online": True,
-    }
+    return live_message(
+        vehicle_id=v.vehicle_id,
+        tenant_id=v.tenant_id,
+        car_no=v.car_no,
+        mechanism_id=v.mechanism_id,
+        device=v.device,
+        time=fix.time if fix else None,
+        lat=fix.lat if fix else None,
+        lon=fix.lon if fix else None,
+        speed=fix.speed_kmh if fix else 0.0,
+        direction=fix.direction if fix else 0,
+        state=v.state,
+        acc=fix.acc if fix else False,
+        load_kg=fix.load_kg if fix else None,
+        soc=fix.battery.soc_pct if fix and fix.battery else None,
+        open_keys=v.open,
+        online=True,
+    )
 
 
 class Pipeline:
@@ -414,9 +445,10 @@ class Pipeline:
         self.tz = timezone(timedelta(minutes=tz_minutes))
         self.max_batch = max_batch
         self.max_wait_s = max_wait_s
-        self._queue: asyncio.Queue[tuple[Report, asyncio.Future[None]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[list[Report], asyncio.Future[None]]] = asyncio.Queue()
         self._ctx: dict[str, VehicleCtx | None] = {}
         self._task: asyncio.Task[None] | None = None
+        self._writing: asyncio.Task[bool] | None = None  # the write of the batch before the one being staged
         self._tenant_limits: dict[str, Thresholds] = {}
         self.written = 0
         self.batches = 0
@@ -426,11 +458,12 @@ class Pipeline:
             self._task = asyncio.create_task(self._run(), name="telemetry-pipeline")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._writing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._writing = None
 
     def forget(self, device: str | None = None) -> None:
         """Drop cached vehicle contexts (after a vehicle or its thresholds changed)."""
@@ -440,22 +473,31 @@ class Pipeline:
         else:
             self._ctx.pop(device, None)
 
-    async def submit(self, report: Report) -> None:
-        """Queue a report; return once it is committed (raise if the write failed)."""
+    async def set_driver(self, device: str, name: str | None) -> None:
+        """The driver on duty changed: through the queue like positions, so that a batch in flight cannot write
+        the previous name back, and the positions before the change keep the previous driver."""
+        await self.submit(Report(device, (), utcnow(), driver=DriverChange(name)))
+
+    async def submit(self, report: Report | Sequence[Report]) -> None:
+        """Queue a report (or several, e.g. every position one read from a socket brought); return once they are
+        committed (raise if the write failed). Several reports cost one queue entry and one future."""
         if self._task is None:
             await self.start()
+        reports = [report] if isinstance(report, Report) else list(report)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((report, fut))
+        self._queue.put_nowait((reports, fut))
         await fut
 
-    async def _run(self) -> None:
-        while True:
-            first = await self._queue.get()
-            items = [first]
-            count = len(first[0].fixes)
-            deadline = asyncio.get_running_loop().time() + self.max_wait_s
-            while count < self.max_batch:
-                timeout = deadline - asyncio.get_running_loop().time()
+    async def _collect(self) -> list[tuple[list[Report], asyncio.Future[None]]]:
+        """The next batch's queue entries: what is queued, waiting up to ``max_wait_s`` for up to ``max_batch``."""
+        loop = asyncio.get_running_loop()
+        first = await self._queue.get()
+        items = [first]
+        count = sum(len(r.fixes) for r in first[0])
+        deadline = loop.time() + self.max_wait_s
+        while count < self.max_batch:
+            if self._queue.empty():
+                timeout = deadline - loop.time()
                 if timeout <= 0:
                     break
                 try:
@@ -465,39 +507,93 @@ class Pipeline:
                         item = await self._queue.get()
                 except TimeoutError:
                     break
-                items.append(item)
-                count += len(item[0].fixes)
+            else:
+                item = self._queue.get_nowait()
+            items.append(item)
+            count += sum(len(r.fixes) for r in item[0])
+        return items
+
+    async def _run(self) -> None:
+        """Batches are staged while the previous one is being written (the stages are CPU, the write mostly waits
+        for the database), and written one after the other. A batch counts on the previous one's write: when that
+        fails, it fails too, and the contexts both touched are dropped (the database is the truth)."""
+        while True:
+            items = await self._collect()
+            reports = [r for rs, _ in items for r in rs]
+            if self._writing is not None and any(r.device not in self._ctx for r in reports):
+                await self._writing  # a context read from the database now must see the write in flight
+                self._writing = None
             try:
-                await self.process([r for r, _ in items])
+                batch = await self.stage(reports)
             except Exception as exc:
                 log.exception("telemetry batch of %d reports failed; not acknowledged", len(items))
-                for report, fut in items:
-                    self._ctx.pop(report.device, None)  # the cached state may be ahead of the database
-                    if not fut.done():
-                        fut.set_exception(exc)
-            else:
-                for _, fut in items:
-                    if not fut.done():
-                        fut.set_result(None)
+                self._fail(items, exc)
+                continue
+            if self._writing is not None:
+                written = await self._writing
+                self._writing = None
+                if not written:
+                    self._fail(items, RuntimeError("the batch before this one was not written"))
+                    continue
+            self._writing = asyncio.create_task(self._commit_items(batch, items))
+
+    async def _commit_items(self, batch: Batch, items: list[tuple[list[Report], asyncio.Future[None]]]) -> bool:
+        try:
+            await self.commit(batch)
+        except Exception as exc:
+            log.exception("telemetry batch of %d reports failed; not acknowledged", len(items))
+            self._fail(items, exc)
+            return False
+        for _, fut in items:
+            if not fut.done():
+                fut.set_result(None)
+        return True
+
+    def _fail(self, items: list[tuple[list[Report], asyncio.Future[None]]], exc: BaseException) -> None:
+        for reports, fut in items:
+            for report in reports:
+                self._ctx.pop(report.device, None)  # the cached state may be ahead of the database
+            if not fut.done():
+                fut.set_exception(exc)
 
     async def process(self, reports: list[Report]) -> Batch:
         """Run the stages over reports and write the result in one transaction."""
+        batch = await self.stage(reports)
+        await self.commit(batch)
+        return batch
+
+    async def stage(self, reports: list[Report]) -> Batch:
+        """Run the stages over reports (loading the contexts they need): the batch to write."""
         batch = Batch(tz=self.tz)
         by_device: dict[str, list[Fix]] = {}
+        await self._load_contexts(list({r.device for r in reports if r.device not in self._ctx}))
         for report in reports:
+            if report.driver is not None:
+                ctx = await self._context(report.device)
+                if ctx is not None:  # the positions before the change are the previous driver's
+                    run_stages(by_device.pop(report.device, []), ctx, batch)
+                    ctx.driver_name = report.driver.name[:64] if report.driver.name else None
+                    batch.states[ctx.vehicle_id] = ctx
+            if report.can:
+                ctx = await self._context(report.device)
+                if ctx is not None:
+                    remember_can(ctx, report)
+                    batch.states[ctx.vehicle_id] = ctx
             by_device.setdefault(report.device, []).extend(report.fixes)
-        await self._load_contexts([d for d in by_device if d not in self._ctx])
         for device, fixes in by_device.items():
             ctx = await self._context(device)
             if ctx is None:
                 continue
             run_stages(fixes, ctx, batch)
+        return batch
+
+    async def commit(self, batch: Batch) -> None:
+        """Write a staged batch in one transaction, then publish the vehicles' new live states."""
         await self.store.write(batch)
         self.written += len(batch.positions) + len(batch.late_positions)
         self.batches += 1
         for v in batch.states.values():
             await self.bus.publish(LIVE_TOPIC, live_view(v))
-        return batch
 
     async def _limits(self, tenant_id: str) -> Thresholds:
         """Defaults ← platform parameters (``telemetry.*`` in blade_param) ← the tenant's business dictionary
@@ -531,7 +627,7 @@ class Pipeline:
         return cached
 
     async def _load_contexts(self, devices: list[str]) -> None:
-        """Load the contexts of many devices with three queries (a gateway restart brings them all at once)."""
+        """Load the contexts of many devices with four queries (a gateway restart brings them all at once)."""
         if not devices:
             return
         async with self.db.sessionmaker() as s:
@@ -557,9 +653,13 @@ class Pipeline:
                 .scalars()
                 .all()
             }
+            fenced = await load_fences(s, by_id)
         for device in devices:
             car = by_id.get(bound[device]) if device in bound else by_device.get(device)
-            self._ctx[device] = None if car is None else await self._build(device, car, states.get(car.id))
+            ctx = None if car is None else await self._build(device, car, states.get(car.id))
+            if ctx is not None:
+                attach_fences(ctx, fenced.get(ctx.vehicle_id, ()))
+            self._ctx[device] = ctx
 
     async def _context(self, device: str) -> VehicleCtx | None:
         if device not in self._ctx:
@@ -574,10 +674,11 @@ class Pipeline:
             "collision_g": car.collision_threshold_g,
         }
         limits = replace(limits, **{k: val for k, val in vehicle_limits.items() if val})
-        ctx = VehicleCtx(car.id, car.tenant_id, car.mechanism_id, device, limits)
+        ctx = VehicleCtx(car.id, car.tenant_id, car.mechanism_id, device, limits, car_no=car.car_no)
         if state is not None:
             ctx.state, ctx.state_since, ctx.mileage_km = state.state, state.state_since, state.mileage_km
             ctx.driver_name = state.driver_name
+            ctx.can = dict(json.loads(state.extra or "{}").get("can", {}))
             if state.device_time is not None and state.lat is not None and state.lon is not None:
                 ctx.last = Fix(
                     time=state.device_time,

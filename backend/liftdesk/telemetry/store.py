@@ -20,7 +20,7 @@ from liftdesk.core.db import Database, utcnow
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 
 if TYPE_CHECKING:
-    from liftdesk.telemetry.pipeline import Batch, VehicleCtx
+    from liftdesk.telemetry.pipeline import Batch, PositionRow, VehicleCtx
 
 POSITION_COLUMNS = (
     "tenant_id",
@@ -136,43 +136,59 @@ class TelemetryStore:
             if batch.states:
                 await self._states(s, list(batch.states.values()))
 
-    async def _positions(self, s: AsyncSession, fresh: list[dict[str, Any]], late: list[dict[str, Any]]) -> None:
+    async def _positions(self, s: AsyncSession, fresh: list[PositionRow], late: list[PositionRow]) -> None:
         """``fresh`` rows are newer than the vehicle's stored state, so none can be stored already: they go in with
         a plain COPY. ``late`` rows (blind-zone backfill, re-sends) may be: they go through insert-or-ignore."""
         if not self.is_pg:
-            await s.execute(sqlite_insert(Position).on_conflict_do_nothing(), fresh + late)
+            rows = [dict(zip(POSITION_COLUMNS, r, strict=True)) for r in fresh + late]
+            await s.execute(sqlite_insert(Position).on_conflict_do_nothing(), rows)
             return
-        for tenant, month in {(r["tenant_id"], month_start(r["device_time"])) for r in fresh + late}:
+        for tenant, month in {(r[0], date(r[2].year, r[2].month, 1)) for r in fresh + late}:
             await self.partitions.ensure(s, tenant, month)
-        # SQLAlchemy's asyncpg adapter opens its transaction lazily, on the first statement it runs; run one so
-        # that the raw COPY below is inside the batch's transaction.
-        await s.execute(text("SELECT 1"))
-        conn = await s.connection()
-        raw = (await conn.get_raw_connection()).driver_connection
-        assert raw is not None
+        raw = await self._raw(s)
         columns = list(POSITION_COLUMNS)
         if fresh:
-            await raw.copy_records_to_table(
-                "fics_position", records=[tuple(r[c] for c in POSITION_COLUMNS) for r in fresh], columns=columns
-            )
+            await raw.copy_records_to_table("fics_position", records=fresh, columns=columns)
         if late:
             await raw.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS fics_position_stage "
                 "(LIKE fics_position INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
             )
-            await raw.copy_records_to_table(
-                "fics_position_stage", records=[tuple(r[c] for c in POSITION_COLUMNS) for r in late], columns=columns
-            )
+            await raw.copy_records_to_table("fics_position_stage", records=late, columns=columns)
             cols = ", ".join(POSITION_COLUMNS)
             # The same late position twice in one batch is skipped the second time by ON CONFLICT DO NOTHING.
             await raw.execute(
                 f"INSERT INTO fics_position ({cols}) SELECT {cols} FROM fics_position_stage ON CONFLICT DO NOTHING"
             )
 
+    @staticmethod
+    async def _raw(s: AsyncSession) -> Any:
+        """PostgreSQL: the asyncpg connection under the session, inside the batch's transaction (bulk statements
+        go to it directly: COPY, and upserts with ``executemany``, without the ORM's per-row work)."""
+        raw = s.info.get("asyncpg")
+        if raw is None:
+            # SQLAlchemy's asyncpg adapter opens its transaction lazily, on the first statement it runs; run one so
+            # that what goes to the raw connection is inside the batch's transaction.
+            await s.execute(text("SELECT 1"))
+            conn = await s.connection()
+            raw = s.info["asyncpg"] = (await conn.get_raw_connection()).driver_connection
+        return raw
+
+    async def _upsert(self, s: AsyncSession, table: str, rows: list[dict[str, Any]], key: str, sets: str) -> None:
+        columns = list(rows[0])
+        values = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}) ON CONFLICT ({key}) DO UPDATE SET {sets}"
+        await (await self._raw(s)).executemany(sql, [tuple(r[c] for c in columns) for r in rows])
+
     def _insert(self, model: Any) -> Any:
         return (pg_insert if self.is_pg else sqlite_insert)(model)
 
     async def _daily(self, s: AsyncSession, rows: list[dict[str, Any]]) -> None:
+        if self.is_pg:
+            table = DailyStat.__tablename__
+            sums = ", ".join(f"{c} = {table}.{c} + EXCLUDED.{c}" for c in DAILY_SUMS)
+            await self._upsert(s, table, rows, "vehicle_id, day", sums)
+            return
         stmt = self._insert(DailyStat)
         stmt = stmt.on_conflict_do_update(
             index_elements=["vehicle_id", "day"],
@@ -213,6 +229,7 @@ class TelemetryStore:
                     "online": True,
                     "last_seen": now,
                     "driver_name": v.driver_name,
+                    "extra": json.dumps({"can": v.can}) if v.can else None,
                     "open_events": json.dumps(
                         {
                             k: {
@@ -228,8 +245,12 @@ class TelemetryStore:
             )
         if not rows:
             return
+        keep = [c for c in rows[0] if c not in ("vehicle_id", "tenant_id")]
+        if self.is_pg:
+            sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in keep)
+            await self._upsert(s, VehicleState.__tablename__, rows, "vehicle_id", sets)
+            return
         stmt = self._insert(VehicleState)
-        keep = {c for c in rows[0] if c not in ("vehicle_id", "tenant_id")}
         stmt = stmt.on_conflict_do_update(
             index_elements=["vehicle_id"], set_={c: getattr(stmt.excluded, c) for c in keep}
         )

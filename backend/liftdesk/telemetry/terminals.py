@@ -7,10 +7,12 @@ auto-registration was on for the tenant. Unknown terminals are refused.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from liftdesk.core.db import Database, utcnow
 from liftdesk.fleet.models import Terminal, Vehicle
@@ -59,6 +61,27 @@ class TerminalService:
             if car is not None:
                 return Known(device, car.tenant_id, car.id)
         return None
+
+    async def ensure(self, known: Known, protocol: str) -> None:
+        """Give a terminal known only through its vehicle (an MQTT or HTTP terminal never registers) its terminal
+        row, so that its protocol, online state and last-seen time are kept like a JT/T 808 terminal's."""
+        async with self.db.sessionmaker() as s:
+            exists = await s.execute(select(Terminal.id).where(Terminal.device_number == known.device_number))
+            if exists.first() is not None:
+                return
+            s.add(
+                Terminal(
+                    device_number=known.device_number,
+                    tenant_id=known.tenant_id,
+                    vehicle_id=known.vehicle_id,
+                    protocol=protocol,
+                    registered_at=utcnow(),
+                )
+            )
+            try:
+                await s.commit()
+            except IntegrityError:  # created meanwhile by another process: fine
+                await s.rollback()
 
     async def register(self, device: str, info: RegistrationInfo) -> tuple[int, str]:
         """Return (0x8100 result, auth code). Known terminals get a fresh auth code; unknown ones are refused
@@ -117,5 +140,20 @@ class TerminalService:
             await s.execute(update(Terminal).where(Terminal.device_number == device).values(**values))
             await s.execute(
                 update(VehicleState).where(VehicleState.device_number == device).values(online=online, last_seen=when)
+            )
+            await s.commit()
+
+    async def touch(self, devices: Sequence[str], when: datetime | None = None) -> None:
+        """Terminals heard from (a heartbeat, a reply: not only positions) are seen now: one statement for all of
+        them, so a parked terminal that only sends heartbeats is neither offline nor shown as silent."""
+        if not devices:
+            return
+        when = when or utcnow()
+        async with self.db.sessionmaker() as s:
+            await s.execute(update(Terminal).where(Terminal.device_number.in_(devices)).values(last_seen=when))
+            await s.execute(
+                update(VehicleState)
+                .where(VehicleState.device_number.in_(devices), VehicleState.online.is_(True))
+                .values(last_seen=when)
             )
             await s.commit()

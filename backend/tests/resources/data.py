@@ -130,8 +130,21 @@ async def _vehicle(api: Api, tenant: str) -> dict[str, Any]:
     }
 
 
+async def _fence(api: Api, tenant: str) -> dict[str, Any]:
+    return {
+        "name": api.unique("Fence "),
+        "fenceType": 1,
+        "alarmMode": 3,
+        "centerLon": 121.5,
+        "centerLat": 31.2,
+        "radius": 250,
+        "remark": "generic",
+    }
+
+
 CASES: dict[str, Case] = {
     "vehicle": Case(_vehicle, ("carStatus", 2), "carNo"),
+    "fence": Case(_fence, ("alarmMode", 1), "name"),
     "param": Case(_param, ("paramValue", "changed"), "paramKey", tenant_scoped=False),
     "dict": Case(_dict, ("dictValue", "changed"), "code", tenant_scoped=False),
     "dict_biz": Case(_dict, ("dictValue", "changed"), "code"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -203,8 +203,8 @@ async def test_2019_batch_backfill_is_one_report(db: Database) -> None:
     reports: list[Report] = []
 
     class Recording(Pipeline):
-        async def submit(self, report: Report) -> None:
-            reports.append(report)
+        async def submit(self, report: Report | Sequence[Report]) -> None:
+            reports.extend([report] if isinstance(report, Report) else report)
             await super().submit(report)
 
     stack = await make_stack(db, Recording(db, LocalBus()))
@@ -376,7 +376,7 @@ async def test_no_acknowledgement_before_the_data_is_committed(db: Database) -> 
     submitted = asyncio.Event()
 
     class Gated(Pipeline):
-        async def submit(self, report: Report) -> None:
+        async def submit(self, report: Report | Sequence[Report]) -> None:
             submitted.set()
             await gate.wait()
             await super().submit(report)
@@ -404,7 +404,7 @@ async def test_a_failed_submit_is_not_acknowledged(db: Database) -> None:
     calls = 0
 
     class Failing(Pipeline):
-        async def submit(self, report: Report) -> None:
+        async def submit(self, report: Report | Sequence[Report]) -> None:
             nonlocal calls
             calls += 1
             if calls == 1:
@@ -460,6 +460,34 @@ async def test_idle_connections_are_closed(db: Database) -> None:
         await asyncio.wait_for(session.finished.wait(), WAIT)
         term = await terminal_row(db, device)
         assert term is not None and not term.online
+        await client.close()
+    finally:
+        await close_stack(stack)
+
+
+async def test_heartbeats_keep_a_parked_terminal_seen(db: Database) -> None:
+    """A terminal that only sends heartbeats (parked, no positions) has its last-seen time moved on, in the
+    terminal and in the vehicle's state, so the 7-day offline job does not take it for silent."""
+    stack = await make_stack(db, idle_timeout_s=60, touch_interval_s=0.1)
+    try:
+        vid, device = await add_vehicle(db)
+        client = await online(stack, device)
+        assert await ack(client, loc(0)) == 0  # the vehicle's state exists from its first position
+        await asyncio.sleep(0.4)  # the watchdog has recorded that activity; nothing else comes in
+        before = await state(db, vid)
+        assert before is not None and before.last_seen is not None
+        await asyncio.sleep(0.3)
+        assert (await state(db, vid)).last_seen == before.last_seen  # type: ignore[union-attr]
+        assert await client.heartbeat(WAIT) == 0
+        deadline = asyncio.get_running_loop().time() + WAIT
+        while True:
+            term, after = await terminal_row(db, device), await state(db, vid)
+            assert term is not None and after is not None and after.last_seen is not None
+            if after.last_seen > before.last_seen and term.last_seen is not None and term.last_seen > before.last_seen:
+                break
+            assert asyncio.get_running_loop().time() < deadline, "last_seen was not refreshed by the heartbeat"
+            await asyncio.sleep(0.05)
+        assert after.device_time == before.device_time  # seen, but no new position
         await client.close()
     finally:
         await close_stack(stack)
@@ -538,15 +566,34 @@ async def test_battery_pass_through_becomes_a_fix_at_the_last_position(stack: St
     assert st is not None and st.soc_pct == 64.0
 
 
-async def test_can_data_is_acknowledged_and_counted(stack: Stack) -> None:
-    _, device = await add_vehicle(stack.db)
+async def test_can_data_keeps_the_latest_value_of_each_id(stack: Stack) -> None:
+    """0x0705 is acknowledged once stored; the vehicle's state keeps the latest frame of each CAN id (also across a
+    restart of the pipeline, which reloads it), which is what the vehicle's live state shows."""
+    vid, device = await add_vehicle(stack.db)
     client = await online(stack, device)
     try:
-        items = tuple(CanItem(0, True, False, 0x18FF50E5 + i, bytes(8)) for i in range(3))
+        assert await ack(client, loc(0)) == 0
+        items = tuple(CanItem(0, True, False, 0x18FF50E5 + i, bytes([i]) * 8) for i in range(3))
         before = stack.gateway.stats.can_frames
         assert await ack(client, CanData(None, items)) == 0
         assert stack.gateway.stats.can_frames == before + 3
         assert stack.gateway.sessions[device].can_frames == 3
+        st = await state(stack.db, vid)
+        assert st is not None
+        can = json.loads(st.extra or "{}")["can"]
+        assert {k: v["data"] for k, v in can.items()} == {
+            "18FF50E5": "0000000000000000",
+            "18FF50E6": "0101010101010101",
+            "18FF50E7": "0202020202020202",
+        }
+        stack.pipeline.forget(device)  # the next frames start from what is stored
+        newer = (CanItem(1, True, False, 0x18FF50E6, b"\xab" * 8),)
+        assert await ack(client, CanData(None, newer)) == 0
+        assert await ack(client, loc(10)) == 0  # a position afterwards does not drop the CAN values
+        st = await state(stack.db, vid)
+        assert st is not None
+        can = json.loads(st.extra or "{}")["can"]
+        assert len(can) == 3 and can["18FF50E6"]["data"] == "AB" * 8 and can["18FF50E6"]["channel"] == 1
     finally:
         await client.close()
 

@@ -32,6 +32,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     ParamSpec,
     ParamType,
     ParamValue,
+    PlatformGeneralReply,
     Registration,
     SeatBelt,
     SetParams,
@@ -42,6 +43,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     decode_message,
     decode_packet,
     encode_frame,
+    encode_general_replies,
     encode_message,
     escape,
     parse_packet,
@@ -304,3 +306,34 @@ def test_corrupted_location_frames_only_raise_jt808_errors(loc: Location, positi
     frame = bytearray(encode_message(loc, terminal="1", serial=1)[0])
     frame[min(position, len(frame) - 1)] = value
     _decode_all(bytes(frame))
+
+
+@SETTINGS
+@given(
+    terminal=st.text("0123456789", min_size=1, max_size=12),
+    version=st.sampled_from([Jt808Version.V2013, Jt808Version.V2019]),
+    first=st.integers(0, 0xFFFF),
+    replies=st.lists(
+        st.tuples(st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 4)), min_size=1, max_size=40
+    ),
+)
+def test_batched_general_replies_are_the_frames_one_by_one(
+    terminal: str, version: Jt808Version, first: int, replies: list[tuple[int, int, int]]
+) -> None:
+    """The gateway acknowledges a read's positions with ``encode_general_replies``: byte for byte the frames of
+    each PlatformGeneralReply encoded alone (serials, escaping of 0x7E/0x7D in serials and checksums included)."""
+    batched = encode_general_replies(terminal, replies, first_serial=first, version=version, protocol_version=1)
+    one_by_one = b"".join(
+        encode_frame(
+            0x8001,
+            PlatformGeneralReply(serial, msg_id, result).encode(version),
+            terminal=terminal,
+            serial=(first + i) & 0xFFFF,
+            version=version,
+            protocol_version=1,
+        )
+        for i, (serial, msg_id, result) in enumerate(replies)
+    )
+    assert batched == one_by_one
+    decoded = [parse_packet(decode_packet(f)).body for f in FrameSplitter().feed(batched)]
+    assert [(b.reply_serial, b.reply_msg_id, int(b.result)) for b in decoded] == replies  # type: ignore[union-attr]

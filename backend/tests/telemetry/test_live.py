@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,15 +15,29 @@ import websockets
 
 from liftdesk.app import create_app
 from liftdesk.core.config import Settings
+from liftdesk.telemetry.codecs.jt808 import RegistrationResult
+from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.messages import Fix, Report
+from liftdesk.telemetry.pipeline import OpenAlarm, VehicleCtx, live_view
+from liftdesk.telemetry.rules import Thresholds
 from tests.conftest import Api, Tenants
 
 F = "/api/blade-fics-report/fics"
 
 
 @pytest.fixture
-async def server(api: Api) -> AsyncIterator[tuple[Any, int]]:
-    settings = Settings(database_url=api.db.url, env="test", gateway_port=0, simulator_vehicles=0)
+async def server(api: Api, request: pytest.FixtureRequest) -> AsyncIterator[tuple[Any, int]]:
+    """The whole server (API, gateway, pipeline, live hub) on a free port; settings overrides by indirect
+    parametrisation."""
+    overrides: dict[str, Any] = dict(getattr(request, "param", {}))
+    if overrides.get("gateway_port") == "free":
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            overrides["gateway_port"] = probe.getsockname()[1]
+        overrides["gateway_host"] = "127.0.0.1"
+    settings = Settings(
+        **{"database_url": api.db.url, "env": "test", "gateway_port": 0, "simulator_vehicles": 0, **overrides}
+    )
     app = create_app(settings, db=api.db, services=True)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     srv = uvicorn.Server(config)
@@ -74,8 +89,41 @@ async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, ser
                 assert all(m["vehicleId"] != car_id for m in other)
     async with websockets.connect(url + token_a) as again:
         snap = await _recv(again, "snapshot")
-        assert car_id in {m["vehicleId"] for m in snap}
+        mine = [m for m in snap if m["vehicleId"] == car_id]
+        assert len(mine) == 1
+        # the snapshot and the pushed updates are one shape, with the same values for the same state
+        assert set(mine[0]) == set(updates[-1]) and mine[0]["carNo"] == updates[-1]["carNo"] == car["data"]["carNo"]
+        assert mine[0]["time"] == updates[-1]["time"] == "2026-06-01T01:00:04Z" and mine[0]["speed"] == 4.0
     with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
         async with websockets.connect(url + "not-a-token") as bad:
             await bad.recv()
     assert refused.value.response.status_code == 403, "the handshake is refused without a valid token"
+
+
+def test_open_alarms_are_listed_by_kind_once() -> None:
+    """A vehicle holds one open fence alarm per fence (``fence_in:<fenceId>``); the live state lists kinds."""
+    ctx = VehicleCtx(1, "000000", None, "013800000001", Thresholds(), car_no="FL-1")
+    for key in ("fence_in:11", "fence_in:12", "speeding", "fence_speeding:11"):
+        ctx.open[key] = OpenAlarm(1, datetime(2026, 6, 1), 1.0, 1.0)
+    assert live_view(ctx)["alarms"] == ["fence_in", "fence_speeding", "speeding"]
+
+
+WIRED = {"auto_register_tenant": "000000", "gateway_idle_timeout_s": 0.5, "gateway_port": "free"}
+
+
+@pytest.mark.parametrize("server", [WIRED], indirect=True)
+async def test_server_settings_reach_the_gateway(server: tuple[Any, int]) -> None:
+    """LIFTDESK_AUTO_REGISTER_TENANT lets a terminal no vehicle names register (into that tenant, without a
+    vehicle); LIFTDESK_GATEWAY_IDLE_TIMEOUT_S closes a silent connection."""
+    app, _ = server
+    device = f"6{abs(hash(datetime.now())) % 10**11:011d}"
+    client = await Jt808Client("127.0.0.1", app.state.gateway.port, device).connect()
+    try:
+        reply = await client.register(registration())
+        assert reply.result == RegistrationResult.SUCCESS and reply.auth_code
+        assert await client.authenticate(reply.auth_code) == 0
+        known = await app.state.terminals.lookup(device)
+        assert known is not None and known.tenant_id == "000000" and known.vehicle_id is None
+        await asyncio.wait_for(client.closed.wait(), 5)  # idle for longer than 0.5 s
+    finally:
+        await client.close()

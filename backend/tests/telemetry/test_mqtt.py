@@ -10,14 +10,14 @@ import asyncio
 import json
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiomqtt
 import pytest
-from test_gateway import add_vehicle, positions, state
+from test_gateway import add_vehicle, positions, state, terminal_row
 
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
@@ -163,7 +163,7 @@ async def test_a_failed_submit_is_not_acknowledged_and_comes_again(db: Database,
     calls = 0
 
     class FailingOnce(Pipeline):
-        async def submit(self, report: Report) -> None:
+        async def submit(self, report: Report | Sequence[Report]) -> None:
             nonlocal calls
             calls += 1
             if calls == 1:
@@ -294,6 +294,37 @@ async def test_offline_terminals_get_their_commands_when_back(mqtt: Mqtt) -> Non
         assert got["commandId"] == str(cid)
     finally:
         await close_listener(terminal)
+
+
+async def test_an_mqtt_terminal_is_kept_like_a_jt808_one(mqtt: Mqtt, device_client: aiomqtt.Client) -> None:
+    """An MQTT terminal never registers: it gets its terminal row (protocol, online, last seen) when first heard."""
+    _, device = await add_vehicle(mqtt.db)
+    assert await terminal_row(mqtt.db, device) is None
+    await publish(device_client, mqtt.topic(device, "events"), {"type": "online"})
+    await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 1, WAIT)
+    term = await terminal_row(mqtt.db, device)
+    assert term is not None and term.protocol == "mqtt" and term.online and term.last_seen is not None
+    await publish(device_client, mqtt.topic(device, "events"), {"type": "offline"})
+    await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 2, WAIT)
+    term = await terminal_row(mqtt.db, device)
+    assert term is not None and not term.online
+
+
+async def test_can_event_keeps_the_latest_value_of_each_id(mqtt: Mqtt, device_client: aiomqtt.Client) -> None:
+    vid, device = await add_vehicle(mqtt.db)
+    await publish(device_client, mqtt.topic(device, "telemetry"), fix(0))
+    frames = [{"id": "18FF50E5", "data": "0011223344556677"}, {"id": 0x0CF00400, "data": "ff", "channel": 1}]
+    await publish(device_client, mqtt.topic(device, "events"), {"type": "can", "frames": frames})
+    await publish(device_client, mqtt.topic(device, "events"), {"type": "can", "frames": [{"id": "zz", "data": "00"}]})
+    await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 3, WAIT)
+    st = await state(mqtt.db, vid)
+    assert st is not None
+    can = json.loads(st.extra or "{}")["can"]
+    assert {k: (v["data"], v["channel"]) for k, v in can.items()} == {
+        "18FF50E5": ("0011223344556677", 0),
+        "0CF00400": ("FF", 1),
+    }
+    assert mqtt.adapter.rejected == 1  # the frame with a bad id
 
 
 async def test_driver_event_sets_the_driver_on_duty(mqtt: Mqtt, device_client: aiomqtt.Client) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select, text
@@ -11,7 +13,7 @@ from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Vehicle
-from liftdesk.telemetry.messages import Battery, Fix, Report
+from liftdesk.telemetry.messages import Battery, DriverChange, Fix, Report
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
 
@@ -234,3 +236,69 @@ async def test_thresholds_are_configurable_per_tenant(db: Database) -> None:
         async with db.sessionmaker() as s:
             await s.execute(text("DELETE FROM blade_dict_biz WHERE code = 'telemetry_threshold'"))
             await s.commit()
+
+
+async def test_a_driver_change_takes_its_place_among_the_positions(db: Database) -> None:
+    """Positions before a card swipe are the previous driver's, those after the new one's; the state ends with the
+    new name even when the change and the positions share one batch (nothing writes the old name back)."""
+    vid, dev = await vehicle(db)
+    p = Pipeline(db, LocalBus())
+    await p.process([report(dev, fix(0))])
+    await p.process(
+        [
+            Report(dev, (), T0, driver=DriverChange("张三")),
+            report(dev, fix(10, impact_g=9.0)),
+            Report(dev, (), T0, driver=DriverChange("李四")),
+            report(dev, fix(20, impact_g=9.5)),
+        ]
+    )
+    assert [(e.kind, e.driver_name) for e in await events(db, vid)] == [("collision", "张三"), ("collision", "李四")]
+    async with db.sessionmaker() as s:
+        st = await s.get(VehicleState, vid)
+    assert st is not None and st.driver_name == "李四"
+    await p.set_driver(dev, None)  # card pulled, through the running writer
+    async with db.sessionmaker() as s:
+        st = await s.get(VehicleState, vid)
+    assert st is not None and st.driver_name is None
+    await p.stop()
+
+
+async def test_a_batch_staged_during_a_failed_write_fails_with_it(db: Database) -> None:
+    """The next batch is staged while the previous one is written. When that write fails, the staged batch (built on
+    the failed one's in-memory state) fails too, nothing of either is stored, and later data starts from the
+    database again."""
+    vid, dev = await vehicle(db)
+    p = Pipeline(db, LocalBus(), max_wait_s=0.0)
+    real_write = p.store.write
+    release, writing = asyncio.Event(), asyncio.Event()
+    writes = 0
+
+    async def failing_first_write(batch: Any) -> None:
+        nonlocal writes
+        writes += 1
+        if writes == 1:
+            writing.set()
+            await release.wait()
+            raise RuntimeError("database went away")
+        await real_write(batch)
+
+    p.store.write = failing_first_write  # type: ignore[method-assign]
+    await p.start()
+    try:
+        first = asyncio.create_task(p.submit(report(dev, fix(0), fix(10))))
+        await asyncio.wait_for(writing.wait(), 5)
+        second = asyncio.create_task(p.submit(report(dev, fix(20, impact_g=9.0))))
+        await asyncio.sleep(0.1)  # staged, waiting for the first write
+        assert not second.done()
+        release.set()
+        for task in (first, second):
+            with pytest.raises(RuntimeError):
+                await task
+        assert await positions(db, vid) == 0 and await events(db, vid) == []
+        await p.submit(report(dev, fix(30)))
+        assert await positions(db, vid) == 1 and await events(db, vid) == []
+        async with db.sessionmaker() as s:
+            st = await s.get(VehicleState, vid)
+        assert st is not None and st.device_time == T0 + timedelta(seconds=30)
+    finally:
+        await p.stop()

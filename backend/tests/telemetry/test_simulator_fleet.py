@@ -17,10 +17,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from liftdesk.telemetry.codecs.jt808 import (
+    AreaSetMode,
     BatchType,
     Body,
     CardStatus,
     ChargeState,
+    CircleArea,
     DeleteCircleAreas,
     DriverIdentity,
     FrameSplitter,
@@ -42,6 +44,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     RegistrationReply,
     RegistrationResult,
     ReplyResult,
+    SetCircleAreas,
     SetParams,
     StatusFlag,
     TerminalAttributes,
@@ -439,7 +442,16 @@ async def test_parameters_commands_and_lock(platform: FakePlatform) -> None:
             attributes = [m.body for m in platform.messages(device) if isinstance(m.body, TerminalAttributes)]
             assert attributes and attributes[-1].maker_id == "LFTDK" and len(attributes[-1].iccid) == 20
 
-            unsupported = (await platform.command(device, DeleteCircleAreas())).body
+            # Areas (electronic fences): kept by id, replaced, deleted.
+            circle = CircleArea(7, 0, 31.3578, 121.5917, 150)
+            answer = (await platform.command(device, SetCircleAreas(AreaSetMode.APPEND, (circle,)))).body
+            assert isinstance(answer, GeneralReply) and answer.result == ReplyResult.SUCCESS
+            assert fleet.by_device(device).areas[0x8600] == {7: circle}
+            answer = (await platform.command(device, DeleteCircleAreas((7,)))).body
+            assert isinstance(answer, GeneralReply) and answer.result == ReplyResult.SUCCESS
+            assert fleet.by_device(device).areas[0x8600] == {}
+
+            unsupported = (await platform.command(device, RawBody(0x8606, b"\x00"))).body  # routes: not kept
             assert isinstance(unsupported, GeneralReply) and unsupported.result == ReplyResult.UNSUPPORTED
 
 

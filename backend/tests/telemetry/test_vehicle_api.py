@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from liftdesk.core.bus import LocalBus
-from liftdesk.telemetry.messages import Fix, Report
+from liftdesk.telemetry.messages import CanFrame, Fix, Report
 from liftdesk.telemetry.pipeline import Pipeline
 from tests.conftest import Api, Tenants
 
@@ -35,7 +35,8 @@ async def test_live_state_and_track_of_a_registered_vehicle(api: Api, tenants: T
         )
         for i in range(8)
     )
-    await pipeline.process([Report(device=device, fixes=fixes, received_at=T0)])
+    can = (CanFrame(0x0CF00400, bytes.fromhex("F07D7D0000FFFFFF")),)
+    await pipeline.process([Report(device=device, fixes=fixes, received_at=T0), Report(device, (), T0, can=can)])
 
     last = await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"carIds": [car_id]})
     [state] = last["data"]
@@ -44,6 +45,7 @@ async def test_live_state_and_track_of_a_registered_vehicle(api: Api, tenants: T
 
     rt = await api.get(f"{F}/positionTrailing/carRealTimeInfo", params={"carId": car_id})
     assert rt["data"]["state"] == "moving" and rt["data"]["mileage"] == 100.07
+    assert rt["data"]["can"]["0CF00400"]["data"] == "F07D7D0000FFFFFF"
 
     tr = await api.get(
         f"{F}/positionTrailing/positionTrailing",

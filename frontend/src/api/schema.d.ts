@@ -158,6 +158,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/V2/getCarElectronicsAuthorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Vehicles in the caller's scope, each marked bound or not to the fence ``id`` (none: all unbound) */
+        get: operations["fence-authorization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/V2/getCarElectronicsInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** fence: one row by id */
+        get: operations["fence-fence_V2_getCarElectronicsInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/delCarOfElectronicsSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unbind one vehicle from one fence (its terminal is told to drop the area) */
+        get: operations["fence-unbind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/deleteCarInfoById": {
         parameters: {
             query?: never;
@@ -169,6 +220,40 @@ export interface paths {
         put?: never;
         /** vehicle: delete by ids=1,2 */
         post: operations["carInfo-vehicle_deleteCarInfoById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarElectronicsSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fences bound to one vehicle */
+        get: operations["fence-fences_of_car"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarFenceSettingList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vehicles in the caller's scope with the fences bound to them (paged; filters in the query or body) */
+        post: operations["fence-fence_settings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,6 +339,74 @@ export interface paths {
         put?: never;
         /** vehicle: update the fields given (id required) */
         post: operations["carInfo-vehicle_updateCarInfoById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/v2/addCarElectronicsSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** fence: create */
+        post: operations["fence-fence_v2_addCarElectronicsSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/v2/deleteElectronicsByIds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** fence: delete by ids=1,2 */
+        post: operations["fence-fence_v2_deleteElectronicsByIds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/v2/getElectronicFence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** fence: paged list with filters; JSON body keys merged over the query */
+        post: operations["fence-fence_v2_getElectronicFence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/v2/updateCarElectronicsSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** fence: update the fields given (id required) */
+        post: operations["fence-fence_v2_updateCarElectronicsSet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2449,6 +2602,149 @@ export interface components {
             url: string;
         };
         /**
+         * FenceCarOut
+         * @description A vehicle in the fence's transfer/select widget.
+         */
+        FenceCarOut: {
+            /**
+             * Bound
+             * @default false
+             */
+            bound: boolean;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+        };
+        /** FenceInSubmit */
+        FenceInSubmit: {
+            /** Alarmmode */
+            alarmMode?: number | null;
+            /** Carids */
+            carIds?: string[] | null;
+            /** Centerlat */
+            centerLat?: number | null;
+            /** Centerlon */
+            centerLon?: number | null;
+            /** Enablestatus */
+            enableStatus?: number | null;
+            /** Fencetype */
+            fenceType?: number | null;
+            /** Id */
+            id?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Points */
+            points?: number[][] | null;
+            /** Radius */
+            radius?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /** Speedlimit */
+            speedLimit?: number | null;
+        };
+        /** FenceOut */
+        FenceOut: {
+            /**
+             * Alarmmode
+             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
+             */
+            alarmMode: number;
+            /** Areaid */
+            areaId?: number | null;
+            /**
+             * Carcount
+             * @default 0
+             */
+            carCount: number;
+            /**
+             * Carids
+             * @default []
+             */
+            carIds: string[];
+            /** Centerlat */
+            centerLat?: number | null;
+            /** Centerlon */
+            centerLon?: number | null;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /**
+             * Enablestatus
+             * @description 1 enabled, 0 disabled
+             * @default 1
+             */
+            enableStatus: number;
+            /**
+             * Fencetype
+             * @description 1 circle, 2 polygon
+             */
+            fenceType: number;
+            /** Id */
+            id: string;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Points
+             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
+             */
+            points?: number[][] | null;
+            /**
+             * Radius
+             * @description metres, 10–100000 (circle)
+             */
+            radius?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Speedlimit
+             * @description km/h, modes 4 and 5
+             */
+            speedLimit?: number | null;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
+        /**
+         * FenceSettingOut
+         * @description A vehicle with the fences bound to it (``getCarFenceSettingList``).
+         */
+        FenceSettingOut: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /**
+             * Fencecount
+             * @default 0
+             */
+            fenceCount: number;
+            /** Fencenames */
+            fenceNames?: string[];
+            /** Mechanismid */
+            mechanismId?: string | null;
+        };
+        /**
          * FixIn
          * @description One sample. Only ``time``, ``lat`` and ``lon`` are required.
          */
@@ -2611,6 +2907,12 @@ export interface components {
             acc: boolean;
             /** Alarms */
             alarms?: string[];
+            /** Can */
+            can?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
             /** Carid */
             carId: string;
             /** Carno */
@@ -2826,6 +3128,32 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["DictOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[FenceOut] */
+        Page_FenceOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["FenceOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[FenceSettingOut] */
+        Page_FenceSettingOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["FenceSettingOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -3133,6 +3461,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[FenceOut] */
+        R_FenceOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FenceOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[GrantKeys] */
         R_GrantKeys_: {
             /**
@@ -3312,6 +3659,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_DictOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[FenceOut]] */
+        R_Page_FenceOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_FenceOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[FenceSettingOut]] */
+        R_Page_FenceSettingOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_FenceSettingOut_"] | null;
             /**
              * Msg
              * @default
@@ -3851,6 +4236,46 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["DictItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[FenceCarOut]] */
+        R_list_FenceCarOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["FenceCarOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[FenceOut]] */
+        R_list_FenceOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["FenceOut"][] | null;
             /**
              * Msg
              * @default
@@ -5452,6 +5877,100 @@ export interface operations {
             };
         };
     };
+    "fence-authorization": {
+        parameters: {
+            query?: {
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_FenceCarOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_V2_getCarElectronicsInfo": {
+        parameters: {
+            query?: {
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FenceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-unbind": {
+        parameters: {
+            query?: {
+                carId?: string;
+                fenceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carInfo-vehicle_deleteCarInfoById": {
         parameters: {
             query?: {
@@ -5470,6 +5989,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fences_of_car": {
+        parameters: {
+            query?: {
+                carId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_FenceOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_settings": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page */
+                size?: number;
+                ascs?: string;
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_FenceSettingOut__"];
                 };
             };
             /** @description Validation Error */
@@ -5623,6 +6215,145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_v2_addCarElectronicsSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FenceInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FenceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_v2_deleteElectronicsByIds": {
+        parameters: {
+            query?: {
+                ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_v2_getElectronicFence": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page */
+                size?: number;
+                ascs?: string;
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_FenceOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_v2_updateCarElectronicsSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FenceInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FenceOut_"];
                 };
             };
             /** @description Validation Error */

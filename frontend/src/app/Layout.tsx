@@ -22,7 +22,7 @@ import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
 import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
 import { themeByName } from './themes';
-import { staticPageLabel } from './staticPages';
+import { SUB_PAGES, staticPageLabel } from './staticPages';
 
 function useSizeClass() {
   const [size, setSize] = useState(() => sizeClass(window.innerWidth));
@@ -74,11 +74,14 @@ export default function Layout() {
   // Every visited page becomes a tab.
   const { pathname, search } = location;
   const label = useMemo(() => {
-    const fixed = staticPageLabel(pathname, t);
+    // a page opened from a list belongs to its menu: no tab for users without it (the page answers 404)
+    const sub = SUB_PAGES[pathname];
+    if (sub && !findMenuByPath(allMenus, sub.parent)) return undefined;
+    const fixed = staticPageLabel(pathname, t, search);
     if (fixed) return fixed;
     const menu = findMenuByPath(allMenus, pathname);
     return menu ? menuLabel(t, menu) : undefined;
-  }, [pathname, allMenus, t]);
+  }, [pathname, search, allMenus, t]);
 
   useEffect(() => {
     if (!label) return;

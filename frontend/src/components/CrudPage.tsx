@@ -32,6 +32,7 @@ import {
   UpOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { get, post, request, type Params } from '../api/request';
 import { toast } from '../api/toast';
 import { website } from '../config/website';
@@ -99,6 +100,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const permissions = usePermissions();
   const can = (op: string) => permissions.has(`${config.code}_${op}`);
   const [searchForm] = Form.useForm<Values>();
@@ -132,7 +134,8 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   const enabled = !placeholder;
   const list = useQuery({
     queryKey: ['crud', config.code, config.api.list, params],
-    queryFn: () => get<unknown>(config.api.list, params),
+    queryFn: () =>
+      config.listMethod === 'POST' ? post<unknown>(config.api.list, undefined, { params }) : get<unknown>(config.api.list, params),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -175,6 +178,10 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   });
 
   const openCreate = (parent?: Row) => {
+    if (config.editRoute && !parent) {
+      void navigate(config.editRoute);
+      return;
+    }
     const defaults: Row = { ...fixedValues, ...(parent ? (config.childDefaults?.(parent) ?? { parentId: parent.id }) : {}) };
     editForm.resetFields();
     editForm.setFieldsValue(initialValues(formColumns, defaults));
@@ -182,6 +189,10 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   };
 
   const openEdit = (row: Row) => {
+    if (config.editRoute) {
+      void navigate(`${config.editRoute}?id=${encodeURIComponent(String(row.id))}`);
+      return;
+    }
     editForm.resetFields();
     editForm.setFieldsValue(toFormValues(row, formColumns));
     setEditing({ mode: 'edit', row });

@@ -23,6 +23,22 @@ export const website = {
   /** Date of the notice about the old platform, and of its shutdown. */
   noticeDate: '2025-03-25',
   shutdownDate: '2025-10-31',
+  /** Maps: the basemap used unless a page names another, where a map opens with nothing to show, and the basemaps. */
+  map: {
+    basemap: 'osm',
+    center: [116.397, 39.909] as const,
+    zoom: 11,
+    basemaps: {
+      osm: {
+        name: 'OpenStreetMap',
+        tiles: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+        tileSize: 256,
+        maxzoom: 19,
+        attribution: '© OpenStreetMap contributors',
+        crs: 'WGS84',
+      },
+    },
+  },
 } as const;
 
 export type Language = 'zh' | 'en';

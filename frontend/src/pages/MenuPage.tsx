@@ -4,13 +4,20 @@ import { useTranslation } from 'react-i18next';
 import type { MenuVO } from '../api/types';
 import { CrudPage } from '../components/CrudPage';
 import { findMenuByPath, menuLabel } from '../app/menuUtil';
-import { resolvePage } from '../resources';
+import { SUB_PAGES } from '../app/staticPages';
+import { resolvePage, SUB_PAGE_COMPONENTS } from '../resources';
 
-/** Renders a menu route: the page or resource the path maps to; unknown paths go to /404. */
+/**
+ * Renders a menu route: the page or resource the path maps to, or a page opened from a list when the user has
+ * its menu; unknown paths go to /404.
+ */
 export default function MenuPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const { menus } = useOutletContext<{ menus: MenuVO[] }>();
+  const sub = SUB_PAGES[pathname];
+  const SubPage = SUB_PAGE_COMPONENTS[pathname];
+  if (sub && SubPage) return findMenuByPath(menus, sub.parent) ? <SubPage /> : <Navigate to="/404" replace />;
   const menu = findMenuByPath(menus, pathname);
   if (!menu) return <Navigate to="/404" replace />;
   const entry = resolvePage(pathname);

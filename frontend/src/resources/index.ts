@@ -11,12 +11,15 @@ import menu from './system/menu';
 import topmenu from './system/topmenu';
 import dept from './system/dept';
 import user from './system/user';
+import fence, { FENCE_EDITOR_PATH, FENCE_LIST_PATH } from './operation/fence';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
   | { kind: 'component'; component: ComponentType | LazyExoticComponent<ComponentType> };
 
 const DictVertical = lazy(() => import('../pages/dict/DictVertical'));
+// the map (MapLibre, terra-draw) loads with this page only
+const FenceEditor = lazy(() => import('../pages/fence/FenceEditor'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -33,10 +36,16 @@ export const PAGES: Record<string, PageEntry> = {
   '/system/topmenu': resource(topmenu),
   '/system/dept': resource(dept),
   '/system/user': resource(user),
+  [FENCE_LIST_PATH]: resource(fence),
+};
+
+/** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */
+export const SUB_PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentType>> = {
+  [FENCE_EDITOR_PATH]: FenceEditor,
 };
 
 /** Kept for the horizontal dictionary view and tests. */
-export const RESOURCES = { param, dict: dictTree, dictbiz, post, client, tenant, role, menu, topmenu, dept, user };
+export const RESOURCES = { param, dict: dictTree, dictbiz, post, client, tenant, role, menu, topmenu, dept, user, fence };
 
 export function resolvePage(path: string): PageEntry | undefined {
   return PAGES[path] ?? PAGES[path.replace(/\/index$/, '')];

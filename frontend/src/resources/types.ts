@@ -109,6 +109,13 @@ export interface ResourceConfig {
   childDefaults?: (parent: Row) => Row;
   /** Fixed list parameters. */
   listParams?: Params;
+  /** How `list` is called: GET (default) or POST, the parameters in the query string either way. */
+  listMethod?: 'GET' | 'POST';
+  /**
+   * A page that adds and edits rows instead of the modal form (e.g. a map editor): "add" opens it, "edit" opens
+   * it with `?id=`. The page saves through its own calls and invalidates `['crud', code]`.
+   */
+  editRoute?: string;
 }
 
 export function defineResource(config: ResourceConfig): ResourceConfig {

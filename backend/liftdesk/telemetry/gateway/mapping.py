@@ -36,6 +36,8 @@ def naive_utc(value: datetime) -> datetime:
     """Aware → naive UTC; naive values are taken as UTC already."""
     if value.tzinfo is None:
         return value
+    if value.tzinfo is UTC:  # what the codec produces: no conversion needed
+        return value.replace(tzinfo=None)
     return value.astimezone(UTC).replace(tzinfo=None)
 
 

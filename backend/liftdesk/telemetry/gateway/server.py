@@ -18,7 +18,6 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from liftdesk.core.db import Database, utcnow
@@ -46,7 +45,6 @@ from liftdesk.telemetry.codecs.jt808 import (
     Packet,
     ParamQueryReply,
     PassThrough,
-    PlatformGeneralReply,
     Registration,
     RegistrationReply,
     ReplyResult,
@@ -57,6 +55,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     VehicleControlReply,
     decode_packet,
     encode_frames,
+    encode_general_replies,
     parse_packet,
     subpackage_count,
 )
@@ -70,7 +69,7 @@ from liftdesk.telemetry.gateway.mapping import (
 )
 from liftdesk.telemetry.gateway.payloads import fix_json
 from liftdesk.telemetry.gateway.state import last_known, set_driver
-from liftdesk.telemetry.messages import Fix, Report
+from liftdesk.telemetry.messages import CanFrame, Fix, Report
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo, TerminalService
 
@@ -113,6 +112,7 @@ class Gateway:
         max_inflight: int = 64,
         liftdesk_extension: bool = True,
         subpackage_timeout_s: float = 60.0,
+        touch_interval_s: float = 60.0,
     ) -> None:
         self.db = db
         self.pipeline = pipeline
@@ -124,23 +124,55 @@ class Gateway:
         self.max_inflight = max_inflight
         self.liftdesk_extension = liftdesk_extension
         self.subpackage_timeout_s = subpackage_timeout_s
+        self.touch_interval_s = touch_interval_s
         self.stats = GatewayStats()
         #: Authenticated sessions by device number (one per terminal: a reconnect replaces the old one).
         self.sessions: dict[str, Session] = {}
         self._connections: set[Session] = set()
         self._serials: dict[str, SerialCounter] = {}
         self._server: asyncio.Server | None = None
+        self._watchdog: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         if self._server is not None:
             return
         self._server = await asyncio.start_server(self._accept, self.host, self.port, reuse_address=True)
+        self._watchdog = asyncio.create_task(self._watch(), name="jt808-watchdog")
         sockets = self._server.sockets
         if self.port == 0 and sockets:
             self.port = int(sockets[0].getsockname()[1])
         log.info("JT/T 808 gateway listening on %s:%d", self.host, self.port)
 
+    async def _watch(self) -> None:
+        """One timer for every connection (a timeout around each read cost a timer per message): close those
+        that sent nothing for ``idle_timeout_s``, and every ``touch_interval_s`` record in one statement that the
+        others were heard from (heartbeats included)."""
+        loop = asyncio.get_running_loop()
+        idle = self.idle_timeout_s
+        touched = loop.time()
+        while True:
+            await asyncio.sleep(min(idle / 4, 5.0, self.touch_interval_s))
+            now = loop.time()
+            heard: list[str] = []
+            for session in list(self._connections):
+                if now - session.last_activity > idle:
+                    log.info("%s: idle for %.0f s, closing", session.name, idle)
+                    session.close()
+                elif session.device is not None and session.authenticated and session.last_activity > touched:
+                    heard.append(session.device)
+            if now - touched >= self.touch_interval_s:
+                touched = now
+                try:
+                    await self.terminals.touch(heard)
+                except Exception:
+                    log.exception("recording when %d terminals were last heard from failed", len(heard))
+
     async def stop(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+            self._watchdog = None
         server, self._server = self._server, None
         if server is not None:
             server.close()
@@ -222,6 +254,10 @@ class Session:
         self._closing = False
         self._outbox: list[bytes] = []
         self._flush_scheduled = False
+        #: Positions read but not yet submitted: (header, fixes, blind-zone backfill, sub-package serials).
+        self._pending: list[tuple[Header, tuple[Fix, ...], bool, tuple[int, ...]]] = []
+        self.last_activity = asyncio.get_running_loop().time()
+        self._read_at = utcnow()  # when the bytes being handled were read (dates a position without a time)
 
     def __repr__(self) -> str:
         return f"<Session {self.device or '?'} {self.peer}>"
@@ -248,20 +284,23 @@ class Session:
                 self.finished.set()
 
     async def _read_loop(self) -> None:
-        idle = self.gateway.idle_timeout_s
+        loop = asyncio.get_running_loop()
         while not self._closing:
-            try:
-                async with asyncio.timeout(idle):  # not wait_for: on 3.11 it can swallow a cancellation
-                    chunk = await self.reader.read(READ_SIZE)
-            except TimeoutError:
-                log.info("%s: idle for %.0f s, closing", self.name, idle)
-                return
+            chunk = await self.reader.read(READ_SIZE)
             if not chunk:
                 return
+            self.last_activity = loop.time()
+            self._read_at = utcnow()
             for frame in self.splitter.feed(chunk):
                 await self._on_frame(frame)
                 if self._closing:
                     return
+            await self._submit_pending()  # every position this read brought: one submission, one write of acks
+
+    def close(self) -> None:
+        """Close the connection after what is queued for it has been written (idle timeout)."""
+        self._closing = True
+        self.writer.transport.close()
 
     def abort(self) -> None:
         """Drop the connection now (gateway stop, or the terminal connected again elsewhere)."""
@@ -322,13 +361,21 @@ class Session:
         await self._write(b"".join(frames))
         return serial
 
+    def _replies(self, replies: list[tuple[int, int, int]], header: Header) -> bytes:
+        """0x8001 frames for (reply serial, reply message id, result), in the version and number of ``header``."""
+        return encode_general_replies(
+            header.terminal,
+            replies,
+            first_serial=self._counter().next(len(replies)),
+            version=header.version,
+            protocol_version=header.protocol_version or 1,
+        )
+
     async def _reply(self, header: Header, result: int = ReplyResult.SUCCESS, serials: Iterable[int] = ()) -> None:
         """0x8001 to the message with ``header`` (to each of ``serials`` when it came in sub-packages)."""
-        for serial in tuple(serials) or (header.serial,):
-            try:
-                await self._send(PlatformGeneralReply(serial, header.msg_id, result), header)
-            except (ConnectionError, OSError):
-                return
+        replies = [(serial, header.msg_id, int(result)) for serial in tuple(serials) or (header.serial,)]
+        with contextlib.suppress(ConnectionError, OSError):
+            await self._write(self._replies(replies, header))
 
     async def send_command(self, cmd: OutboundCommand) -> int:
         """The command service's transport for this terminal. Raises ValueError when the command cannot be
@@ -402,6 +449,19 @@ class Session:
 
     async def _handle(self, message: Message, packet: Packet, serials: tuple[int, ...]) -> None:
         header, body = message.header, message.body
+        gather = isinstance(body, (Location, LocationBatch)) and self.known is not None
+        if gather and header.terminal_key == self._terminal_key:
+            # Positions wait for the end of this read: they go to the pipeline together (one future, one write
+            # of acknowledgements instead of one each).
+            self.version, self.protocol_version = header.version, header.protocol_version or 1
+            if isinstance(body, Location):
+                self._pending.append((header, (location_to_fix(body, self._read_at),), False, serials))
+            else:
+                assert isinstance(body, LocationBatch)
+                fixes = tuple(location_to_fix(loc, self._read_at) for loc in body.locations)
+                self._pending.append((header, fixes, body.blind_zone, serials))
+            return
+        await self._submit_pending()  # anything else keeps its place after the positions before it
         if isinstance(body, Registration):
             await self._register(header, body)
             return
@@ -421,10 +481,6 @@ class Session:
         commands = self.gateway.commands
         if isinstance(body, Heartbeat):
             await self._reply(header)
-        elif isinstance(body, Location):
-            await self._spawn(self._positions(header, (body,), False, serials))
-        elif isinstance(body, LocationBatch):
-            await self._spawn(self._positions(header, body.locations, body.blind_zone, serials))
         elif isinstance(body, PassThrough):
             await self._spawn(self._pass_through(header, body, serials))
         elif isinstance(body, DriverIdentity):
@@ -432,8 +488,7 @@ class Session:
         elif isinstance(body, CanData):
             self.can_frames += len(body.items)
             self.gateway.stats.can_frames += len(body.items)
-            log.debug("%s: %d CAN frames", self.name, len(body.items))
-            await self._reply(header, serials=serials)
+            await self._spawn(self._can(header, body, serials))
         elif isinstance(body, GeneralReply):
             await commands.on_general_reply(device, body.reply_serial, body.reply_msg_id, int(body.result))
         elif isinstance(body, ParamQueryReply):
@@ -446,9 +501,9 @@ class Session:
         elif isinstance(body, VehicleControlReply):
             fix = location_to_fix(body.location, utcnow())
             await commands.on_control_reply(device, body.reply_serial, fix_json(fix))
-            await self._spawn(self._positions(header, (body.location,), False, (), ack=False))
+            await self._spawn(self._unacknowledged(header, (body.location,)))
         elif isinstance(body, LocationQueryReply):
-            await self._spawn(self._positions(header, (body.location,), False, (), ack=False))
+            await self._spawn(self._unacknowledged(header, (body.location,)))
         elif isinstance(body, Logout):
             await self._drain()
             await self._reply(header)
@@ -515,30 +570,46 @@ class Session:
         if self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    async def _submit(self, fixes: tuple[Fix, ...], received_at: datetime, backfill: bool) -> bool:
-        assert self.device is not None
-        report = Report(self.device, fixes, received_at, backfill=backfill, source=PROTOCOL)
+    async def _submit(self, reports: list[Report]) -> bool:
         try:
-            await self.gateway.pipeline.submit(report)
+            await self.gateway.pipeline.submit(reports)
         except asyncio.CancelledError:
             raise
         except Exception:
             self.gateway.stats.submit_failures += 1
-            log.exception("%s: %d fixes not stored, not acknowledged", self.name, len(fixes))
+            log.exception("%s: %d fixes not stored, not acknowledged", self.name, sum(len(r.fixes) for r in reports))
             return False
-        self.gateway.stats.positions += len(fixes)
+        self.gateway.stats.positions += sum(len(r.fixes) for r in reports)
         return True
 
-    async def _positions(
-        self, header: Header, locations: Iterable[Location], backfill: bool, serials: tuple[int, ...], ack: bool = True
-    ) -> None:
+    async def _submit_pending(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, []
+            await self._spawn(self._positions(pending))
+
+    async def _positions(self, pending: list[tuple[Header, tuple[Fix, ...], bool, tuple[int, ...]]]) -> None:
+        """Submit the positions of one read; once committed, acknowledge each message (all in one write)."""
+        assert self.device is not None
         now = utcnow()
-        fixes = tuple(location_to_fix(loc, now) for loc in locations)
-        if fixes and not await self._submit(fixes, now, backfill):
+        reports = [
+            Report(self.device, fixes, now, backfill=bf, source=PROTOCOL) for _, fixes, bf, _ in pending if fixes
+        ]
+        if reports and not await self._submit(reports):
             return
-        if ack:
-            await self._reply(header, serials=serials)
-            self.gateway.stats.acknowledged += 1
+        replies = [
+            (serial, header.msg_id, int(ReplyResult.SUCCESS))
+            for header, _, _, serials in pending
+            for serial in serials or (header.serial,)
+        ]
+        with contextlib.suppress(ConnectionError, OSError):
+            await self._write(self._replies(replies, pending[-1][0]))
+            self.gateway.stats.acknowledged += len(pending)
+
+    async def _unacknowledged(self, header: Header, locations: Iterable[Location]) -> None:
+        """A position that came as an answer (0x0500, 0x0201): stored, not acknowledged."""
+        assert self.device is not None
+        now = utcnow()
+        await self._submit([Report(self.device, tuple(location_to_fix(loc, now) for loc in locations), now)])
 
     async def _pass_through(self, header: Header, body: PassThrough, serials: tuple[int, ...]) -> None:
         """Liftdesk battery report (0xF1) or status snapshot (0xF0): a fix at the last known position."""
@@ -572,9 +643,15 @@ class Session:
             extra=extra,
             **kw,
         )
-        if await self._submit((fix,), now, False):
+        if await self._submit([Report(self.device or "", (fix,), now, source=PROTOCOL)]):
             await self._reply(header, serials=serials)
             self.gateway.stats.acknowledged += 1
+
+    async def _can(self, header: Header, body: CanData, serials: tuple[int, ...]) -> None:
+        """0x0705: the vehicle's latest value of each CAN id, acknowledged once stored."""
+        frames = tuple(CanFrame(i.can_id, i.data, i.channel, i.extended) for i in body.items)
+        if await self._submit([Report(self.device or "", (), self._read_at, source=PROTOCOL, can=frames)]):
+            await self._reply(header, serials=serials)
 
     async def _driver(self, header: Header, body: DriverIdentity) -> None:
         assert self.known is not None and self.device is not None

@@ -54,9 +54,9 @@ async def set_driver(
 ) -> bool:
     """Store who is on duty (``None`` when the card was pulled) on the vehicle's state row.
 
-    Returns False when the terminal has no vehicle to put it on. The pipeline caches the driver name per
-    vehicle and writes it back with every batch, so its cache is dropped afterwards (see the report: a
-    ``Pipeline.set_driver`` would close the small window where a batch in flight writes the old name back).
+    Returns False when the terminal has no vehicle to put it on. The pipeline keeps the driver name per vehicle
+    and writes it with every batch, so the change is then also passed through its queue
+    (:meth:`Pipeline.set_driver`): a batch in flight cannot write the previous name back after this.
     """
     values = {"driver_name": name[:64] if name else None, "driver_card": card[:32] if card else None}
     for _ in range(2):
@@ -74,5 +74,5 @@ async def set_driver(
             except IntegrityError:  # the pipeline created the row meanwhile: update it
                 await s.rollback()
     if pipeline is not None:
-        pipeline.forget(device)
+        await pipeline.set_driver(device, values["driver_name"])
     return True

@@ -30,10 +30,14 @@ from typing import Any
 
 from liftdesk.telemetry.codecs.jt808 import (
     MAX_BODY,
+    AreaSetMode,
     Authentication,
     BatchType,
     Body,
     BodyError,
+    DeleteCircleAreas,
+    DeletePolygonAreas,
+    DeleteRectangleAreas,
     FrameSplitter,
     GeneralReply,
     Heartbeat,
@@ -56,7 +60,10 @@ from liftdesk.telemetry.codecs.jt808 import (
     RegistrationReply,
     RegistrationResult,
     ReplyResult,
+    SetCircleAreas,
     SetParams,
+    SetPolygonArea,
+    SetRectangleAreas,
     SubpackageAssembler,
     TerminalAttributes,
     TerminalCommand,
@@ -75,6 +82,8 @@ from .model import ForkliftModel, ReportSchedule
 from .params import TerminalParams, default_params
 from .schedule import LOCAL_TZ
 from .specs import DeviceSpec
+
+DeleteAreas = DeleteCircleAreas | DeleteRectangleAreas | DeletePolygonAreas
 
 log = logging.getLogger("liftdesk.simulator")
 
@@ -183,6 +192,8 @@ class SimulatedForklift:
         self.auth_code: str | None = None
         #: Text messages received (0x8300), newest last.
         self.texts: list[str] = []
+        #: Areas the platform set, by shape (0x8600 circles, 0x8602 rectangles, 0x8604 polygons) and id.
+        self.areas: dict[int, dict[int, Any]] = {0x8600: {}, 0x8602: {}, 0x8604: {}}
         self._online = False
         self._started = False
         self._writer: asyncio.StreamWriter | None = None
@@ -565,6 +576,9 @@ class SimulatedForklift:
             del self.texts[:-50]
             log.info("%s display: %s", self.spec.label, body.text)
             await self._reply(serial, header.msg_id, ReplyResult.SUCCESS)
+        elif isinstance(body, SetCircleAreas | SetRectangleAreas | SetPolygonArea | DeleteAreas):
+            self._areas(body)
+            await self._reply(serial, header.msg_id, ReplyResult.SUCCESS)
         elif header.msg_id == MSG_QUERY_LOCATION:
             self.model.sync(self.clock.now())
             await self._send(LocationQueryReply(serial, self.model.location(consume=False)))
@@ -575,6 +589,25 @@ class SimulatedForklift:
             await self._send(self.model.card_identity())
         else:
             await self._reply(serial, header.msg_id, ReplyResult.UNSUPPORTED)
+
+    def _areas(self, body: SetCircleAreas | SetRectangleAreas | SetPolygonArea | DeleteAreas) -> None:
+        """Keep the areas as a terminal does (the platform raises the fence alarms from the positions)."""
+        if isinstance(body, DeleteCircleAreas | DeleteRectangleAreas | DeletePolygonAreas):
+            held = self.areas[body.msg_id - 1]
+            if body.area_ids:
+                for area_id in body.area_ids:
+                    held.pop(area_id, None)
+            else:
+                held.clear()
+            return
+        if isinstance(body, SetPolygonArea):
+            self.areas[0x8604][body.area.area_id] = body.area
+            return
+        held = self.areas[body.msg_id]
+        if body.mode == AreaSetMode.UPDATE:
+            held.clear()
+        for area in body.areas:
+            held[area.area_id] = area
 
     def _attributes(self) -> TerminalAttributes:
         """0x0107: what this terminal is (model, ICCID, versions, GPS+BeiDou, LTE)."""

@@ -88,5 +88,13 @@ export function displayValue(column: Column, row: Row, lookups: Lookups, t: TFun
 
 export function displayText(column: Column, row: Row, lookups: Lookups, t: TFunction): string {
   const node = displayValue(column, row, lookups, t);
-  return typeof node === 'string' || typeof node === 'number' ? String(node) : String(row[column.prop] ?? '');
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  // a custom cell (e.g. a tag): the option's label when there is one, else the raw value
+  const value = row[column.prop];
+  const map = lookups[column.prop];
+  if (map && !isEmpty(value))
+    return splitIds(value)
+      .map((id) => map.get(id) ?? id)
+      .join(', ');
+  return String(value ?? '');
 }

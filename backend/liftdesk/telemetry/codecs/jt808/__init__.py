@@ -75,6 +75,7 @@ from .packet import (
     decode_packet,
     encode_frame,
     encode_frames,
+    encode_general_replies,
     subpackage_count,
 )
 from .params import (
@@ -253,6 +254,7 @@ __all__ = [
     "decode_param",
     "encode_frame",
     "encode_frames",
+    "encode_general_replies",
     "encode_location",
     "encode_message",
     "encode_param",

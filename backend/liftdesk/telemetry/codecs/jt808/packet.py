@@ -8,6 +8,7 @@ protocol-version byte and widens the number to BCD[10].
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -206,6 +207,37 @@ def encode_frames(
         )
         for i in range(total)
     ]
+
+
+_GENERAL_REPLY_TAIL = struct.Struct(">HHHB")  # this frame's serial, then the 0x8001 body: serial, id, result
+
+
+def encode_general_replies(
+    terminal: str,
+    replies: Sequence[tuple[int, int, int]],
+    *,
+    first_serial: int,
+    version: Jt808Version = Jt808Version.V2013,
+    protocol_version: int = 1,
+) -> bytes:
+    """Many platform general replies (0x8001) to one terminal at once, as the bytes of consecutive frames.
+
+    ``replies`` holds (reply serial, reply message id, result); the frames get the serials ``first_serial``,
+    ``first_serial + 1``, … (take them from :meth:`SerialCounter.next` with ``count=len(replies)``). The same bytes
+    as :func:`encode_frame` of each :class:`~.platform.PlatformGeneralReply`, with the header built once: the
+    gateway acknowledges every position this way.
+    """
+    if version is Jt808Version.V2019:
+        head = _HEAD_2019.pack(0x8001, 5 | _VERSION_FLAG, protocol_version & 0xFF) + _terminal_bcd(terminal, 10)
+    else:
+        head = U16U16.pack(0x8001, 5) + _terminal_bcd(terminal, 6)
+    head_sum = checksum(head)
+    out = []
+    pack = _GENERAL_REPLY_TAIL.pack
+    for i, (reply_serial, reply_msg_id, result) in enumerate(replies):
+        tail = pack((first_serial + i) & 0xFFFF, reply_serial & 0xFFFF, reply_msg_id & 0xFFFF, result & 0xFF)
+        out.append(head + tail + bytes((head_sum ^ checksum(tail),)))
+    return b"".join([FLAG_BYTE + escape(content) + FLAG_BYTE for content in out])
 
 
 def subpackage_count(body_length: int, max_body: int = MAX_BODY) -> int:

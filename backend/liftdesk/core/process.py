@@ -1,0 +1,21 @@
+"""Process-wide settings of a long-running server process."""
+
+from __future__ import annotations
+
+import gc
+
+#: Collections of the youngest generation every 50,000 allocations instead of 700, the older ones as usual.
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def tune_gc() -> None:
+    """Call once start-up is done. Everything allocated so far (modules, the ORM's and the web framework's
+    structures: hundreds of thousands of objects that live as long as the process) moves to the permanent
+    generation, so collections stop scanning it again and again; the young generation is collected less often.
+
+    Measured with ``bench/ingest.py``: a terminal position costs the gateway and pipeline about a third less CPU
+    (the garbage collector had been the largest single item in the profile, charged to whichever line allocated).
+    Reference cycles are still collected, only less often."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)

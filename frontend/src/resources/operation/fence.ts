@@ -1,0 +1,78 @@
+import { createElement } from 'react';
+import { Tag } from 'antd';
+import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON } from '../../pages/fence/fence';
+import { defineResource } from '../types';
+
+const F = '/api/blade-fics-report/fics/carInfo';
+
+export const FENCE_LIST_PATH = '/operation/fence';
+export const FENCE_EDITOR_PATH = '/adds/addOperating';
+
+export const fenceTypeOptions = [
+  { value: FENCE_CIRCLE, label: 'fence.type.circle' },
+  { value: FENCE_POLYGON, label: 'fence.type.polygon' },
+];
+export const alarmModeOptions = ALARM_MODES.map((mode) => ({ value: mode, label: `fence.alarmMode.m${mode}` }));
+export const enableOptions = [
+  { value: 1, label: 'fence.enabled' },
+  { value: 0, label: 'fence.disabled' },
+];
+
+/** Electronic fences (spec 001 §2 /adds/addOperating, §3 Fence, §9 alarm modes): drawn on a map in their own page. */
+export default defineResource({
+  code: 'fence',
+  title: 'resource.fence',
+  api: {
+    list: `${F}/v2/getElectronicFence`,
+    detail: `${F}/V2/getCarElectronicsInfo`,
+    submit: `${F}/v2/updateCarElectronicsSet`,
+    remove: `${F}/v2/deleteElectronicsByIds`,
+  },
+  listMethod: 'POST',
+  editRoute: FENCE_EDITOR_PATH,
+  paged: true,
+  columns: [
+    { prop: 'name', label: 'fence.name', search: true, searchParam: 'name_like', required: true, maxLength: 32, width: 180 },
+    { prop: 'fenceType', label: 'fence.fenceType', type: 'select', options: fenceTypeOptions, valueType: 'number', width: 90 },
+    {
+      prop: 'alarmMode',
+      label: 'fence.alarmModeLabel',
+      type: 'select',
+      options: alarmModeOptions,
+      valueType: 'number',
+      search: true,
+      width: 150,
+    },
+    {
+      prop: 'enableStatus',
+      label: 'fence.enableStatus',
+      type: 'select',
+      options: enableOptions,
+      valueType: 'number',
+      search: true,
+      width: 100,
+      format: (value, _row, t) => {
+        const on = Number(value) === 1;
+        return createElement(Tag, { color: on ? 'success' : 'default' }, t(on ? 'fence.enabled' : 'fence.disabled'));
+      },
+    },
+    {
+      prop: 'speedLimit',
+      label: 'fence.speedLimit',
+      type: 'number',
+      width: 110,
+      format: (value) => (value === null || value === undefined || value === '' ? '-' : `${String(value)} km/h`),
+    },
+    { prop: 'carCount', label: 'fence.carCount', type: 'number', width: 100 },
+    {
+      prop: 'mechanismId',
+      label: 'fence.mechanism',
+      type: 'tree',
+      treeUrl: '/api/blade-system/dept/tree',
+      displayProp: 'mechanismName',
+      width: 160,
+    },
+    { prop: 'remark', label: 'common.remark', type: 'textarea', hideInTable: true },
+    { prop: 'createTime', label: 'common.createTime', type: 'datetime', readOnly: true, width: 170 },
+  ],
+});
