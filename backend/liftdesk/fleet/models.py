@@ -56,6 +56,7 @@ class Terminal(IdMixin, TenantMixin, Base):
     model: Mapped[str | None] = mapped_column(String(64))
     terminal_id: Mapped[str | None] = mapped_column(String(64))
     iccid: Mapped[str | None] = mapped_column(String(32))
+    imei: Mapped[str | None] = mapped_column(String(32))  # 2019 authentication (0x0102)
     hardware_version: Mapped[str | None] = mapped_column(String(64))
     firmware_version: Mapped[str | None] = mapped_column(String(64))
     auth_code: Mapped[str | None] = mapped_column(String(64))

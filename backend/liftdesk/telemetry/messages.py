@@ -98,3 +98,12 @@ class Report:
     source: str = "jt808"
     driver: DriverChange | None = None
     can: tuple[CanFrame, ...] = ()  # CAN frames (dated ``received_at``): the latest value per id is kept
+
+
+class UnknownDevice(Exception):
+    """Raised by ``Pipeline.submit`` when a report's terminal is bound to no vehicle (deleted meanwhile, or never
+    bound): its data was not stored, so it must not be acknowledged as stored."""
+
+    def __init__(self, devices: frozenset[str]) -> None:
+        super().__init__(f"no vehicle for terminal(s) {', '.join(sorted(devices))}: not stored")
+        self.devices = devices
