@@ -23,6 +23,7 @@ PARAM = REGISTRY.register(
         unique=(("param_key",),),
         write_roles=ADMINISTRATOR_ONLY,
         default_order=("-create_time",),
+        hooks=svc.ParamHooks(),
     )
 )
 DICT = REGISTRY.register(

@@ -16,6 +16,15 @@ from liftdesk.core.registry import Hooks
 from liftdesk.core.security import ADMINISTRATOR, TENANT_ADMIN, hash_password, md5_hex
 from liftdesk.system import models as m
 
+#: Bus topic of a parameter, dictionary entry or tenant saved or removed (published after the commit), so that
+#: caches of settings drop what they hold (the telemetry pipeline: thresholds, retention). Message:
+#: ``{"kind": "param" | "dict" | "dict_biz" | "tenant", "tenantId": str | None, "code": key, code or None}``.
+SETTINGS_CHANGED = "system.settings.changed"
+
+
+def _settings_changed(ctx: Ctx, kind: str, tenant_id: str | None, code: str | None) -> None:
+    ctx.outbox.append((SETTINGS_CHANGED, {"kind": kind, "tenantId": tenant_id, "code": code}))
+
 
 async def dict_labels(session: AsyncSession, code: str) -> dict[str, str]:
     rows = await session.execute(
@@ -52,12 +61,18 @@ async def _parent_names(ctx: Ctx, rows: list[dict[str, Any]], model: Any, label:
 
 
 class ParamHooks(Hooks):
-    pass
+    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        _settings_changed(ctx, "param", None, obj.param_key)
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        for r in rows:
+            _settings_changed(ctx, "param", None, r.param_key)
 
 
 class DictHooks(Hooks):
     def __init__(self, model: type[m.Dict] | type[m.DictBiz]) -> None:
         self.model = model
+        self.kind = "dict_biz" if model is m.DictBiz else "dict"  # SETTINGS_CHANGED kind
 
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if obj.parent_id:
@@ -74,6 +89,13 @@ class DictHooks(Hooks):
                     kid.code = obj.code
         if not obj.parent_id and not obj.dict_key:
             obj.dict_key = "-1"
+
+    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        _settings_changed(ctx, self.kind, getattr(obj, "tenant_id", None), obj.code)
+
+    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
+        for r in rows:
+            _settings_changed(ctx, self.kind, getattr(r, "tenant_id", None), r.code)
 
     async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         await _parent_names(ctx, rows, self.model, "dict_value")
@@ -261,6 +283,7 @@ class TenantHooks(Hooks):
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if creating:
             await provision_tenant(ctx.session, obj)
+        _settings_changed(ctx, "tenant", obj.tenant_id, None)  # e.g. its retention period
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         for r in rows:

@@ -261,8 +261,8 @@ def attach_fences(v: VehicleCtx, fences: Sequence[FenceGeo]) -> None:
     if not fences and not stale:
         v.fences = None
         return
-    last = v.last
-    inside = {f.id: f.contains(last.lon, last.lat) for f in fences} if last is not None and last.valid else {}
+    where = v.located  # the last valid position (a fix without GNSS says nothing of where the vehicle is)
+    inside = {f.id: f.contains(where.lon, where.lat) for f in fences} if where is not None else {}
     v.fences = VehicleFences(tuple(fences), inside, stale)
 
 
@@ -303,7 +303,7 @@ def fences(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
         if not state.fences:
             v.fences = None
             return True
-    if not fix.valid:
+    if not fix.valid:  # no GNSS fix: its coordinates are garbage (often 0, 0), not a crossing
         return True
     lon, lat = fix.lon, fix.lat
     for f in state.fences:

@@ -1,7 +1,8 @@
 """HTTP ingest: integrations post fixes for their tenant's terminals (same JSON as MQTT, ``docs/mqtt.md``).
 
 ``POST /api/liftdesk/ingest`` with a bearer token; body ``{device, fixes: [...], backfill?}`` or a list of those.
-Every device must belong to the caller's tenant (403 otherwise, also for unknown devices, so nothing leaks).
+Every device must belong to the caller's tenant (403 otherwise, also for unknown devices, so nothing leaks); a
+device of the tenant whose terminal is bound to no vehicle gets 400 (its fixes have nowhere to go and are not stored).
 The answer comes once the data is committed (``Pipeline.submit``); the caller may re-send on any failure.
 Mount with ``app.include_router(router)``; needs ``app.state.pipeline`` (and uses ``app.state.terminals`` if set).
 """
@@ -19,7 +20,7 @@ from liftdesk.core.deps import CurrentUser
 from liftdesk.core.envelope import Forbidden, R, ServiceError, ok
 from liftdesk.core.i18n import t
 from liftdesk.telemetry.gateway.payloads import FixIn
-from liftdesk.telemetry.messages import Report
+from liftdesk.telemetry.messages import Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
 
@@ -63,5 +64,11 @@ async def ingest(
     submitted = [
         Report(r.device, tuple(f.to_fix() for f in r.fixes), now, backfill=r.backfill, source=SOURCE) for r in reports
     ]
-    await asyncio.gather(*(pipeline.submit(report) for report in submitted))
+    results = await asyncio.gather(*(pipeline.submit(report) for report in submitted), return_exceptions=True)
+    unbound = sorted({d for r in results if isinstance(r, UnknownDevice) for d in r.devices})
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, UnknownDevice):
+            raise result
+    if unbound:  # the other devices' fixes are stored; re-sending them all is harmless (duplicates are ignored)
+        raise ServiceError(t("terminal_unbound", field="device", value=", ".join(unbound)))
     return ok(IngestResult(reports=len(submitted), fixes=sum(len(r.fixes) for r in submitted)))

@@ -1,4 +1,9 @@
-"""Scheduled work of the telemetry context: offline detection and retention."""
+"""Scheduled work of the telemetry context: offline detection and retention.
+
+Both tell the rest of the system on the bus once committed: the pipeline (which caches vehicle contexts and
+partitions) and the live feed must hear of an offline alarm or of dropped months, also when the jobs run in another
+process than the pipeline.
+"""
 
 from __future__ import annotations
 
@@ -6,85 +11,145 @@ import asyncio
 import contextlib
 import json
 import logging
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 
+from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.system.models import Tenant
 from liftdesk.telemetry.models import Event, VehicleState
-from liftdesk.telemetry.store import PartitionKeeper, month_start
+from liftdesk.telemetry.rules import Thresholds, tenant_thresholds
+from liftdesk.telemetry.store import PartitionKeeper, month_start, retention_cut, retention_start
+from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC, event_message, online_message
 
 log = logging.getLogger("liftdesk.jobs")
 
+#: A vehicle got an ``offline`` alarm: {deviceNumber, vehicleId, tenantId, eventId, begin, days, deviceTime}.
+OFFLINE_TOPIC = "telemetry.offline"
+#: A tenant's months before ``keepFrom`` were dropped: {tenantId, keepFrom (ISO date), dropped: [partition names]}.
+RETENTION_TOPIC = "telemetry.retention"
 
-async def mark_offline(db: Database, days: int = 7) -> int:
-    """Vehicles silent for ``days`` or more get one open ``offline`` alarm (closed by their next report)."""
-    cutoff = utcnow() - timedelta(days=days)
-    opened = 0
+
+async def mark_offline(db: Database, bus: Bus | None = None, now: datetime | None = None) -> int:
+    """Vehicles silent (no position, no heartbeat) for their tenant's ``offline_days`` (the ``telemetry_threshold``
+    dictionary or the ``telemetry.offlineDays`` parameter, default 7; 0 switches it off) get one open ``offline``
+    alarm, closed by their next report. Publishes the alarm for the pipeline and the live feed."""
+    now = now or utcnow()
+    opened: list[tuple[VehicleState, dict[str, Any]]] = []
+    is_pg = db.engine.dialect.name == "postgresql"
+    keeper = PartitionKeeper("fics_event")
     async with db.sessionmaker() as s:
-        rows = (await s.execute(select(VehicleState).where(VehicleState.last_seen < cutoff))).scalars().all()
+        tenants = dict((await s.execute(select(Tenant.tenant_id, Tenant.retention_months))).all())
+        limits = await tenant_thresholds(s, list(tenants))
+        days_of = {t: lim.offline_days for t, lim in limits.items()}
+        # the default too: a vehicle of a tenant without a tenant row goes by it
+        shortest = min([d for d in days_of.values() if d > 0] + [Thresholds().offline_days])
+        rows = (
+            (await s.execute(select(VehicleState).where(VehicleState.last_seen < now - timedelta(days=shortest))))
+            .scalars()
+            .all()
+        )
         for st in rows:
+            days = days_of.get(st.tenant_id, Thresholds().offline_days)
+            if days <= 0 or st.last_seen is None or st.last_seen >= now - timedelta(days=days):
+                continue
             open_events = json.loads(st.open_events or "{}")
             if "offline" in open_events:
                 continue
             event_id = next_id()
-            begin = st.last_seen or cutoff
-            s.add(
-                Event(
-                    id=event_id,
-                    tenant_id=st.tenant_id,
-                    vehicle_id=st.vehicle_id,
-                    mechanism_id=st.mechanism_id,
-                    kind="offline",
-                    level=1,
-                    begin_time=begin,
-                    value=float(days),
-                    limit_value=float(days),
-                    lat=st.lat,
-                    lon=st.lon,
-                    detail=json.dumps({"days": days}),
-                )
-            )
+            begin = st.last_seen
+            months = tenants.get(st.tenant_id)
+            if months:  # never into a month retention dropped (a vehicle silent for longer than it keeps data)
+                begin = max(begin, retention_cut(now.date(), months))
+            if is_pg:
+                await keeper.ensure(s, st.tenant_id, month_start(begin))
+            row: dict[str, Any] = {
+                "id": event_id,
+                "tenant_id": st.tenant_id,
+                "vehicle_id": st.vehicle_id,
+                "mechanism_id": st.mechanism_id,
+                "kind": "offline",
+                "level": 1,
+                "begin_time": begin,
+                "value": float(days),
+                "limit_value": float(days),
+                "lat": st.lat,
+                "lon": st.lon,
+                "detail": json.dumps({"days": days}),
+            }
+            s.add(Event(**row))
             open_events["offline"] = {"id": str(event_id), "begin": begin.isoformat(), "value": days, "max": days}
             st.open_events = json.dumps(open_events)
             st.online = False
-            opened += 1
+            opened.append((st, row))
         await s.commit()
-    return opened
+    if bus is not None:
+        for st, row in opened:
+            await bus.publish(
+                OFFLINE_TOPIC,
+                {
+                    "deviceNumber": st.device_number,
+                    "vehicleId": str(st.vehicle_id),
+                    "tenantId": st.tenant_id,
+                    "eventId": str(row["id"]),
+                    "begin": row["begin_time"].isoformat(),
+                    "days": row["value"],
+                    "deviceTime": st.device_time.isoformat() if st.device_time else None,
+                },
+            )
+            await bus.publish(
+                ONLINE_TOPIC,
+                online_message(
+                    vehicle_id=st.vehicle_id,
+                    tenant_id=st.tenant_id,
+                    mechanism_id=st.mechanism_id,
+                    online=False,
+                    time=now,
+                ),
+            )
+            await bus.publish(EVENT_TOPIC, event_message(row))
+    return len(opened)
 
 
-async def apply_retention(db: Database, today: date | None = None) -> list[str]:
-    """PostgreSQL: drop each tenant's month partitions older than its retention."""
+async def apply_retention(db: Database, today: date | None = None, bus: Bus | None = None) -> list[str]:
+    """PostgreSQL: drop each tenant's month partitions of positions and events older than its retention (the
+    months before ``store.retention_start``), and announce the first day kept per tenant."""
     if db.engine.dialect.name != "postgresql":
         return []
     today = today or utcnow().date()
-    keeper = PartitionKeeper()
+    keepers = [PartitionKeeper("fics_position"), PartitionKeeper("fics_event")]
     dropped: list[str] = []
+    notices: list[dict[str, Any]] = []
     async with db.sessionmaker() as s:
         tenants = (await s.execute(select(Tenant.tenant_id, Tenant.retention_months))).all()
         for tenant_id, months in tenants:
-            first = month_start(today)
-            for _ in range(max(1, months) - 1):
-                first = month_start(first - timedelta(days=1))
-            dropped += await keeper.drop_before(s, tenant_id, first)
+            first = retention_start(today, months)
+            gone = [name for keeper in keepers for name in await keeper.drop_before(s, tenant_id, first)]
+            if gone:
+                notices.append({"tenantId": tenant_id, "keepFrom": first.isoformat(), "dropped": gone})
+            dropped += gone
         await s.commit()
+    if bus is not None:
+        for notice in notices:
+            await bus.publish(RETENTION_TOPIC, notice)
     return dropped
 
 
 class Jobs:
     """Runs the jobs on a fixed period inside the server process."""
 
-    def __init__(self, db: Database, period_s: float = 3600.0, offline_days: int = 7) -> None:
+    def __init__(self, db: Database, bus: Bus | None = None, period_s: float = 3600.0) -> None:
         self.db = db
+        self.bus = bus
         self.period_s = period_s
-        self.offline_days = offline_days
         self._task: asyncio.Task[None] | None = None
 
     async def run_once(self) -> None:
-        opened = await mark_offline(self.db, self.offline_days)
-        dropped = await apply_retention(self.db)
+        opened = await mark_offline(self.db, self.bus)
+        dropped = await apply_retention(self.db, bus=self.bus)
         if opened or dropped:
             log.info("jobs: %d vehicles marked offline, %d partitions dropped", opened, len(dropped))
 

@@ -1,8 +1,16 @@
 """The live feed: one WebSocket per browser, receiving only its tenant's and data scope's vehicles.
 
-Pipeline → bus (``live.vehicle``) → hub → clients. Updates coalesce per vehicle: a client gets at most one update
-per vehicle per flush interval (1 s), however often the vehicle reports, so a large fleet does not flood a page.
-With several API processes the bus is Redis and every process's hub sees every update.
+Pipeline → bus → hub → clients, three kinds of message (shapes in ``telemetry/view.py``):
+
+* ``vehicles`` (``live.vehicle``): coalesced per vehicle - a client gets at most one update per vehicle per flush
+  interval (1 s), however often the vehicle reports, so a large fleet does not flood a page;
+* ``online`` (``live.online``): a terminal went online or offline, coalesced per vehicle the same way;
+* ``event`` (``live.event``): new alarm events, each one (an impact matters even when another one follows), but at
+  most ``max_events`` per flush interval per connection; the rest is summarised in one ``eventSummary`` (how many,
+  by kind), so that an alarm storm cannot flood a page either.
+
+Every message reaches only the browsers of its tenant whose data scope holds its vehicle. With several API
+processes the bus is Redis and every process's hub sees every message.
 """
 
 from __future__ import annotations
@@ -24,8 +32,7 @@ from liftdesk.core.scope import Scope
 from liftdesk.core.security import Principal
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.models import VehicleState
-from liftdesk.telemetry.pipeline import LIVE_TOPIC
-from liftdesk.telemetry.view import live_message
+from liftdesk.telemetry.view import EVENT_TOPIC, LIVE_TOPIC, ONLINE_TOPIC, event_summary, live_message
 
 log = logging.getLogger("liftdesk.live")
 router = APIRouter(tags=["live"])
@@ -37,7 +44,10 @@ class Client:
     ws: WebSocket
     principal: Principal
     visible: set[str] | None  # vehicle ids, or None for the whole tenant
-    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)  # vehicle id → its latest live state
+    online: dict[str, dict[str, Any]] = field(default_factory=dict)  # vehicle id → its latest online change
+    events: list[dict[str, Any]] = field(default_factory=list)  # at most the hub's max_events
+    dropped: dict[str, int] = field(default_factory=dict)  # kind → events beyond max_events in this interval
 
     def accepts(self, msg: dict[str, Any]) -> bool:
         if msg.get("tenantId") != self.principal.tenant_id:
@@ -46,23 +56,29 @@ class Client:
 
 
 class LiveHub:
-    def __init__(self, db: Database, bus: Bus, interval_s: float = 1.0) -> None:
+    def __init__(self, db: Database, bus: Bus, interval_s: float = 1.0, max_events: int = 20) -> None:
         self.db = db
         self.bus = bus
         self.interval_s = interval_s
+        self.max_events = max_events  # events per connection per flush interval; the rest is summarised
         self.clients: set[Client] = set()
         self._task: asyncio.Task[None] | None = None
-        self._unsubscribe: Any = None
+        self._unsubscribe: list[Any] = []
         self.sent = 0
 
     async def start(self) -> None:
         if self._task is None:
-            self._unsubscribe = self.bus.subscribe(LIVE_TOPIC, self._on_update)
+            self._unsubscribe = [
+                self.bus.subscribe(LIVE_TOPIC, self._on_update),
+                self.bus.subscribe(ONLINE_TOPIC, self._on_online),
+                self.bus.subscribe(EVENT_TOPIC, self._on_event),
+            ]
             self._task = asyncio.create_task(self._flush_loop(), name="live-hub")
 
     async def stop(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -74,6 +90,20 @@ class LiveHub:
             if client.accepts(msg):
                 client.pending[str(msg["vehicleId"])] = msg
 
+    async def _on_online(self, msg: dict[str, Any]) -> None:
+        for client in list(self.clients):
+            if client.accepts(msg):
+                client.online[str(msg["vehicleId"])] = msg
+
+    async def _on_event(self, msg: dict[str, Any]) -> None:
+        for client in list(self.clients):
+            if client.accepts(msg):
+                if len(client.events) < self.max_events:
+                    client.events.append(msg)
+                else:
+                    kind = str(msg.get("kind"))
+                    client.dropped[kind] = client.dropped.get(kind, 0) + 1
+
     async def _flush_loop(self) -> None:
         while True:
             await asyncio.sleep(self.interval_s)
@@ -81,12 +111,23 @@ class LiveHub:
 
     async def flush(self) -> None:
         for client in list(self.clients):
-            if not client.pending:
-                continue
-            batch, client.pending = list(client.pending.values()), {}
+            messages: list[dict[str, Any]] = []
+            if client.pending:
+                messages.append({"type": "vehicles", "data": list(client.pending.values())})
+                client.pending = {}
+            if client.online:
+                messages.append({"type": "online", "data": list(client.online.values())})
+                client.online = {}
+            if client.events:
+                messages.append({"type": "event", "data": client.events})
+                client.events = []
+            if client.dropped:
+                messages.append({"type": "eventSummary", "data": event_summary(client.dropped)})
+                client.dropped = {}
             try:
-                await client.ws.send_text(json.dumps({"type": "vehicles", "data": batch}, default=str))
-                self.sent += len(batch)
+                for message in messages:
+                    await client.ws.send_text(json.dumps(message, default=str))
+                    self.sent += len(message["data"]) if isinstance(message["data"], list) else 1
             except Exception:  # the socket went away: forget the client
                 self.clients.discard(client)
 
@@ -138,7 +179,8 @@ async def authenticate(db: Database, token: str | None) -> Principal:
 
 @router.websocket(LIVE_PATH)
 async def live(ws: WebSocket) -> None:
-    """Connect with ``?blade-auth=<access token>``; receive ``{"type": "snapshot"|"vehicles", "data": [...]}``."""
+    """Connect with ``?blade-auth=<access token>``; receive ``{"type": "snapshot"|"vehicles"|"online"|"event",
+    "data": [...]}`` and ``{"type": "eventSummary", "data": {"dropped": n, "kinds": {...}}}``."""
     hub: LiveHub = ws.app.state.live
     try:
         principal = await authenticate(hub.db, ws.query_params.get("blade-auth"))

@@ -54,6 +54,7 @@ class Fix:
     impact_direction: int | None = None
     seat_belt: bool | None = None
     fork_height_mm: int | None = None
+    lifting: bool | None = None  #: the hydraulics are working (forks lifting or lowering): counts as lift time
     lock_level: int | None = None
     speed_limit_kmh: float | None = None
     battery: Battery | None = None

@@ -1,8 +1,8 @@
 """Telemetry storage: positions, latest state per vehicle, events, daily aggregates, commands.
 
-On PostgreSQL ``fics_position`` is partitioned by tenant, then by month (see the migration and
-``store.PartitionKeeper``), so a tenant's retention drops whole partitions; its primary key (tenant, vehicle, device
-time) is what makes a re-sent position land exactly once.
+On PostgreSQL ``fics_position`` and ``fics_event`` are partitioned by tenant, then by month (see the migrations and
+``store.PartitionKeeper``), so a tenant's retention drops whole partitions; the position's primary key (tenant,
+vehicle, device time) is what makes a re-sent position land exactly once.
 """
 
 from __future__ import annotations
@@ -65,7 +65,13 @@ class VehicleState(TenantMixin, Base):
 
 
 class Event(IdMixin, TenantMixin, Base):
-    """An alarm or a state event. Alarms with a duration stay open (``end_time`` null) until they clear."""
+    """An alarm or a state event. Alarms with a duration stay open (``end_time`` null) until they clear.
+
+    On PostgreSQL the table is partitioned like ``fics_position``, by tenant then by month of ``begin_time``
+    (migration 0006), so retention drops whole months; its primary key is then (id, tenant_id, begin_time) - a
+    partitioned table's key must hold the partition keys - and a statement on one event names all three, so that
+    PostgreSQL looks in one partition (``store.TelemetryStore.close_event``). Ids stay unique (``next_id``).
+    """
 
     __tablename__ = "fics_event"
     __table_args__ = (Index("ix_fics_event_vehicle_time", "vehicle_id", "begin_time"),)
@@ -96,6 +102,7 @@ class DailyStat(TenantMixin, Base):
     move_s: Mapped[float] = mapped_column(Float, default=0.0)
     load_s: Mapped[float] = mapped_column(Float, default=0.0)
     move_load_s: Mapped[float] = mapped_column(Float, default=0.0)
+    lift_s: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")  # hydraulics working (0006)
     work_s: Mapped[float] = mapped_column(Float, default=0.0)
     distance_km: Mapped[float] = mapped_column(Float, default=0.0)
     collision_n: Mapped[int] = mapped_column(default=0)

@@ -3,24 +3,37 @@
 Positions go in bulk and idempotently (a re-sent position is ignored by the primary key): on PostgreSQL through
 ``COPY`` into a staging table and one ``INSERT … SELECT … ON CONFLICT DO NOTHING``; on SQLite through
 ``INSERT OR IGNORE``. Latest states are upserted, daily aggregates incremented, events inserted or closed.
+
+On PostgreSQL ``fics_position`` and ``fics_event`` are partitioned by tenant, then by month (migrations 0002 and
+0006); :class:`PartitionKeeper` creates the partitions a batch needs and retention drops whole months. The pipeline
+never writes a row older than its tenant's retention window (``pipeline.retained``), so no row needs a month that
+retention dropped; should a keeper still believe in a dropped partition (retention run by another process, a
+retention period shortened meanwhile), the write that fails for it forgets what the keepers know and runs once
+more, re-creating the partition - one stale month never fails a batch of every terminal's data.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import date, datetime
+import logging
+import zlib
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert, text, update
+from sqlalchemy import and_, insert, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.db import Database, utcnow
+from liftdesk.telemetry.messages import Fix
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 
 if TYPE_CHECKING:
     from liftdesk.telemetry.pipeline import Batch, PositionRow, VehicleCtx
+
+log = logging.getLogger("liftdesk.store")
 
 POSITION_COLUMNS = (
     "tenant_id",
@@ -43,6 +56,7 @@ DAILY_SUMS = (
     "move_s",
     "load_s",
     "move_load_s",
+    "lift_s",
     "work_s",
     "distance_km",
     "collision_n",
@@ -53,6 +67,8 @@ DAILY_SUMS = (
     "fault_n",
     "other_n",
 )
+PARTITIONED = ("fics_position", "fics_event")  # (PostgreSQL) by tenant, then by month of device / begin time
+QUERY_CHUNK = 200  # vehicles per query of the backfill look-ups (bounded statement size)
 
 
 def month_start(d: date | datetime) -> date:
@@ -63,26 +79,72 @@ def next_month(d: date) -> date:
     return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
 
 
-class PartitionKeeper:
-    """PostgreSQL only: ``fics_position`` → one list partition per tenant → one range partition per month."""
+def retention_start(today: date, months: int) -> date:
+    """The first day a tenant keeping ``months`` months of data keeps on ``today``: the start of the month
+    ``months - 1`` months before this one (12 months on 2026-11-23: from 2025-12-01). Retention drops the months
+    before it; the pipeline stores nothing older."""
+    first = month_start(today)
+    for _ in range(max(1, months) - 1):
+        first = month_start(first - timedelta(days=1))
+    return first
 
-    def __init__(self) -> None:
+
+def retention_cut(today: date, months: int) -> datetime:
+    return datetime.combine(retention_start(today, months), time())
+
+
+def fix_signature(fix: Fix) -> int:
+    """A stable fingerprint of a fix (the same in every process: no ``hash``), kept on the vehicle's state so that
+    a re-sent fix with the time of the last one is still recognised as a re-send after a restart."""
+    return zlib.crc32(repr(fix).encode())
+
+
+def _missing_partition(exc: BaseException) -> bool:
+    """PostgreSQL refused a row for want of a partition (SQLSTATE 23514, "no partition of relation … found")."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            return False
+        if getattr(seen, "sqlstate", None) == "23514" and "partition" in str(seen):
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False
+
+
+class PartitionKeeper:
+    """PostgreSQL only: ``table`` → one list partition per tenant → one range partition per month."""
+
+    def __init__(self, table: str = "fics_position") -> None:
+        self.table = table
         self._done: set[tuple[str, date]] = set()
 
-    @staticmethod
-    def names(tenant: str, month: date) -> tuple[str, str]:
+    def names(self, tenant: str, month: date) -> tuple[str, str]:
         safe = "".join(ch for ch in tenant if ch.isalnum())
-        return f"fics_position_t{safe}", f"fics_position_t{safe}_{month:%Y%m}"
+        return f"{self.table}_t{safe}", f"{self.table}_t{safe}_{month:%Y%m}"
+
+    def forget(self, tenants: Iterable[str] | None = None) -> None:
+        """Believe in no partition (of these tenants): the next ``ensure`` checks the database again."""
+        if tenants is None:
+            self._done.clear()
+        else:
+            gone = set(tenants)
+            self._done = {(t, m) for t, m in self._done if t not in gone}
+
+    def forget_names(self, names: Iterable[str]) -> None:
+        """Believe no more in these partitions (dropped by retention, possibly in another process)."""
+        gone = set(names)
+        self._done = {(t, m) for t, m in self._done if self.names(t, m)[1] not in gone}
 
     async def ensure(self, session: AsyncSession, tenant: str, month: date) -> None:
         if (tenant, month) in self._done:
             return
         parent, child = self.names(tenant, month)
         lit = tenant.replace("'", "''")
+        column = "device_time" if self.table == "fics_position" else "begin_time"
         await session.execute(
             text(
-                f"CREATE TABLE IF NOT EXISTS {parent} PARTITION OF fics_position FOR VALUES IN ('{lit}') "
-                f"PARTITION BY RANGE (device_time)"
+                f"CREATE TABLE IF NOT EXISTS {parent} PARTITION OF {self.table} FOR VALUES IN ('{lit}') "
+                f"PARTITION BY RANGE ({column})"
             )
         )
         await session.execute(
@@ -109,7 +171,7 @@ class PartitionKeeper:
             if name < cutoff:
                 await session.execute(text(f"DROP TABLE IF EXISTS {name}"))
                 dropped.append(name)
-                self._done = {(t, m) for t, m in self._done if self.names(t, m)[1] != name}
+        self.forget_names(dropped)
         return dropped
 
 
@@ -117,28 +179,72 @@ class TelemetryStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.is_pg = db.engine.dialect.name == "postgresql"
-        self.partitions = PartitionKeeper()
+        self.partitions = PartitionKeeper("fics_position")
+        self.event_partitions = PartitionKeeper("fics_event")
+
+    def forget_partitions(self, names: Iterable[str]) -> None:
+        names = list(names)
+        self.partitions.forget_names(names)
+        self.event_partitions.forget_names(names)
 
     async def write(self, batch: Batch) -> None:
+        try:
+            await self._write(batch)
+        except Exception as exc:
+            if not (self.is_pg and _missing_partition(exc)):
+                raise
+            tenants = {r[0] for r in batch.positions + batch.late_positions} | {
+                e["tenant_id"] for e in batch.new_events
+            }
+            log.warning("a partition of tenant(s) %s was dropped meanwhile: writing the batch again", sorted(tenants))
+            self.partitions.forget(tenants)
+            self.event_partitions.forget(tenants)
+            await self._write(batch)  # the transaction rolled back whole: nothing of the first attempt is stored
+
+    async def _write(self, batch: Batch) -> None:
         async with self.db.sessionmaker() as s, s.begin():
             if batch.positions or batch.late_positions:
                 await self._positions(s, batch.positions, batch.late_positions)
             if batch.new_events:
+                if self.is_pg:
+                    for tenant, month in {(e["tenant_id"], month_start(e["begin_time"])) for e in batch.new_events}:
+                        await self.event_partitions.ensure(s, tenant, month)
                 await s.execute(insert(Event), batch.new_events)
             for closed in batch.closed_events:
-                await s.execute(
-                    update(Event)
-                    .where(Event.id == closed["id"])
-                    .values(end_time=closed["end_time"], max_value=closed["max_value"])
-                )
+                await self.close_event(s, closed)
             if batch.daily:
                 await self._daily(s, list(batch.daily.values()))
             if batch.states:
                 await self._states(s, list(batch.states.values()))
+            for v in batch.open_only.values():
+                if v.vehicle_id not in batch.states:
+                    await s.execute(
+                        update(VehicleState)
+                        .where(VehicleState.vehicle_id == v.vehicle_id)
+                        .values(open_events=open_events_json(v))
+                    )
+
+    @staticmethod
+    async def close_event(s: AsyncSession, closed: dict[str, Any]) -> None:
+        """End an interval alarm. The tenant and begin time are in the statement so that PostgreSQL looks in one
+        partition of ``fics_event`` (its primary key is (id, tenant, begin time)); an alarm remembered without
+        them (a state written before migration 0006) is found by id alone."""
+        values = {"end_time": closed["end_time"], "max_value": closed["max_value"]}
+        begin = closed.get("begin_time")
+        if begin is not None:
+            result = await s.execute(
+                update(Event)
+                .where(Event.id == closed["id"], Event.tenant_id == closed["tenant_id"], Event.begin_time == begin)
+                .values(**values)
+            )
+            if result.rowcount:  # type: ignore[attr-defined]
+                return
+        await s.execute(update(Event).where(Event.id == closed["id"]).values(**values))
 
     async def _positions(self, s: AsyncSession, fresh: list[PositionRow], late: list[PositionRow]) -> None:
         """``fresh`` rows are newer than the vehicle's stored state, so none can be stored already: they go in with
-        a plain COPY. ``late`` rows (blind-zone backfill, re-sends) may be: they go through insert-or-ignore."""
+        a plain COPY. ``late`` rows (blind-zone backfill) were checked against what is stored, but go through
+        insert-or-ignore all the same: the same late fix twice in one batch, or a write racing ours, is harmless."""
         if not self.is_pg:
             rows = [dict(zip(POSITION_COLUMNS, r, strict=True)) for r in fresh + late]
             await s.execute(sqlite_insert(Position).on_conflict_do_nothing(), rows)
@@ -204,6 +310,16 @@ class TelemetryStore:
             if fix is None:
                 continue
             bat = fix.battery
+            where = v.located  # the last valid position: a fix without GNSS does not move the vehicle
+            extra: dict[str, Any] = {"sigs": [fix_signature(f) for f in (fix, *v.twins)]}
+            if v.sigs:
+                extra["sigs"] += sorted(v.sigs)
+            if v.can:
+                extra["can"] = v.can
+            if fix.lifting is not None:
+                extra["lifting"] = fix.lifting
+            if fix.fault_codes:  # a fault still present after a restart is not new
+                extra["faults"] = list(fix.fault_codes)
             rows.append(
                 {
                     "vehicle_id": v.vehicle_id,
@@ -212,8 +328,8 @@ class TelemetryStore:
                     "device_number": v.device,
                     "device_time": fix.time,
                     "server_time": now,
-                    "lat": fix.lat,
-                    "lon": fix.lon,
+                    "lat": where.lat if where is not None else None,
+                    "lon": where.lon if where is not None else None,
                     "speed": fix.speed_kmh,
                     "direction": fix.direction,
                     "alarm": fix.alarm,
@@ -229,18 +345,8 @@ class TelemetryStore:
                     "online": True,
                     "last_seen": now,
                     "driver_name": v.driver_name,
-                    "extra": json.dumps({"can": v.can}) if v.can else None,
-                    "open_events": json.dumps(
-                        {
-                            k: {
-                                "id": str(a.event_id),
-                                "begin": a.begin.isoformat(),
-                                "value": a.value,
-                                "max": a.max_value,
-                            }
-                            for k, a in v.open.items()
-                        }
-                    ),
+                    "extra": json.dumps(extra),
+                    "open_events": open_events_json(v),
                 }
             )
         if not rows:
@@ -255,3 +361,100 @@ class TelemetryStore:
             index_elements=["vehicle_id"], set_={c: getattr(stmt.excluded, c) for c in keep}
         )
         await s.execute(stmt, rows)
+
+    # ------------------------------------------------------------------ reads of the backfill (late fixes)
+
+    async def stored_around(self, windows: Sequence[tuple[str, int, datetime, datetime]]) -> dict[int, list[Fix]]:
+        """The stored positions of each (tenant, vehicle) between two times, as fixes, oldest first: what a
+        blind-zone backfill lands among. One query per ``QUERY_CHUNK`` vehicles, never one per fix."""
+        out: dict[int, list[Fix]] = {}
+        for i in range(0, len(windows), QUERY_CHUNK):
+            chunk = windows[i : i + QUERY_CHUNK]
+            stmt = select(
+                Position.vehicle_id,
+                Position.device_time,
+                Position.lat,
+                Position.lon,
+                Position.speed,
+                Position.direction,
+                Position.alarm,
+                Position.status,
+                Position.mileage_km,
+                Position.load_kg,
+                Position.extra,
+            ).where(
+                or_(
+                    *(
+                        and_(
+                            Position.tenant_id == tenant,
+                            Position.vehicle_id == vid,
+                            Position.device_time >= lo,
+                            Position.device_time <= hi,
+                        )
+                        for tenant, vid, lo, hi in chunk
+                    )
+                )
+            )
+            async with self.db.sessionmaker() as s:
+                rows = (await s.execute(stmt.order_by(Position.device_time))).all()
+            for vid, when, lat, lon, speed, direction, alarm, status, mileage, load, raw in rows:
+                extra = json.loads(raw) if raw else {}
+                out.setdefault(vid, []).append(
+                    Fix(
+                        time=when,
+                        lat=lat,
+                        lon=lon,
+                        speed_kmh=speed,
+                        direction=direction,
+                        alarm=alarm,
+                        status=status,
+                        mileage_km=mileage,
+                        load_kg=load,
+                        impact_g=extra.get("impact_g"),
+                        lifting=extra.get("lifting"),
+                        fault_codes=tuple(extra.get("faults", ())),
+                    )
+                )
+        return out
+
+    async def alarms_over(self, windows: Sequence[tuple[str, int, datetime, datetime]]) -> dict[int, set[str]]:
+        """The ``VehicleCtx.open`` keys of the interval alarms of each (tenant, vehicle) that were open at some time
+        between two times (still open, or closed after the first): a backfill for that stretch must not open them
+        a second time."""
+        out: dict[int, set[str]] = {}
+        for i in range(0, len(windows), QUERY_CHUNK):
+            chunk = windows[i : i + QUERY_CHUNK]
+            stmt = select(Event.vehicle_id, Event.kind, Event.detail).where(
+                or_(
+                    *(
+                        and_(
+                            Event.tenant_id == tenant,
+                            Event.vehicle_id == vid,
+                            Event.begin_time <= hi,
+                            or_(Event.end_time.is_(None), Event.end_time > lo),
+                        )
+                        for tenant, vid, lo, hi in chunk
+                    )
+                ),
+                or_(Event.end_time.is_(None), Event.end_time > Event.begin_time),  # instant events hold nothing open
+            )
+            async with self.db.sessionmaker() as s:
+                rows = (await s.execute(stmt)).all()
+            for vid, kind, detail in rows:
+                key = kind
+                if kind.startswith("fence_"):
+                    fence_id = json.loads(detail or "{}").get("fenceId")
+                    key = f"{kind}:{fence_id}" if fence_id else kind
+                out.setdefault(vid, set()).add(key)
+        return out
+
+
+def open_events_json(v: VehicleCtx) -> str:
+    """``fics_car_state.open_events``: the vehicle's alarms in progress, so that a restarted pipeline closes them."""
+    return json.dumps(
+        {
+            k: {"id": str(a.event_id), "begin": a.begin.isoformat(), "value": a.value, "max": a.max_value}
+            for k, a in v.open.items()
+            if a.event_id
+        }
+    )

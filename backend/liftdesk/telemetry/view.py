@@ -1,11 +1,27 @@
-"""The one shape of a vehicle's live state on the live feed: the snapshot a browser gets when it connects and
-every update the pipeline pushes afterwards carry the same keys, built here."""
+"""The shapes of what the live feed carries, one per message type, built here and nowhere else.
+
+======================  ==================================================  ====================================
+bus topic               browser message ``type``                             shape (``data``)
+======================  ==================================================  ====================================
+``live.vehicle``        ``snapshot`` (on connect), ``vehicles``              list of :func:`live_message`
+``live.online``         ``online``                                           list of :func:`online_message`
+``live.event``          ``event``                                            list of :func:`event_message`
+(the hub)               ``eventSummary``                                     :func:`event_summary`
+======================  ==================================================  ====================================
+
+Every bus message carries ``tenantId`` and ``vehicleId``: the hub forwards it only to browsers of that tenant whose
+data scope holds the vehicle.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+
+LIVE_TOPIC = "live.vehicle"  # a vehicle's new live state (the pipeline, after each committed batch)
+EVENT_TOPIC = "live.event"  # a new alarm event (the pipeline after its commit, the offline job)
+ONLINE_TOPIC = "live.online"  # a vehicle's terminal went online or offline (TerminalService.set_online, the job)
 
 
 def alarm_kinds(open_keys: Iterable[str]) -> list[str]:
@@ -38,6 +54,7 @@ def live_message(
     open_keys: Iterable[str],
     online: bool,
 ) -> dict[str, Any]:
+    """A vehicle's live state. ``lat``/``lon`` are its last *valid* position (a fix without GNSS keeps them)."""
     return {
         "vehicleId": str(vehicle_id),
         "tenantId": tenant_id,
@@ -56,3 +73,41 @@ def live_message(
         "alarms": alarm_kinds(open_keys),
         "online": online,
     }
+
+
+def event_message(event: Mapping[str, Any]) -> dict[str, Any]:
+    """A new alarm event, from the row the pipeline or the offline job inserts (``fics_event`` column names).
+    ``time`` is when it began (device time); instant events (collision, fault, fence crossing) end at once."""
+    mechanism_id = event.get("mechanism_id")
+    return {
+        "id": str(event["id"]),
+        "vehicleId": str(event["vehicle_id"]),
+        "tenantId": event["tenant_id"],
+        "mechanismId": str(mechanism_id) if mechanism_id else None,
+        "kind": event["kind"],
+        "level": event.get("level", 1),
+        "time": iso_utc(event["begin_time"]),
+        "value": event.get("value"),
+        "limit": event.get("limit_value"),
+        "lat": event.get("lat"),
+        "lon": event.get("lon"),
+    }
+
+
+def online_message(
+    *, vehicle_id: int, tenant_id: str, mechanism_id: int | None, online: bool, time: datetime | None
+) -> dict[str, Any]:
+    """A vehicle's terminal went online or offline at ``time`` (server time)."""
+    return {
+        "vehicleId": str(vehicle_id),
+        "tenantId": tenant_id,
+        "mechanismId": str(mechanism_id) if mechanism_id else None,
+        "online": online,
+        "time": iso_utc(time),
+    }
+
+
+def event_summary(dropped: Mapping[str, int]) -> dict[str, Any]:
+    """The events a browser did not get one by one in a flush interval (beyond the hub's per-connection bound):
+    how many, by kind. The browser reloads the alarm list when it wants them."""
+    return {"dropped": sum(dropped.values()), "kinds": dict(sorted(dropped.items()))}

@@ -1,4 +1,5 @@
-"""The live feed over a real WebSocket: scoped per tenant, coalesced per vehicle, closed for bad tokens."""
+"""The live feed over a real WebSocket: scoped per tenant, vehicle states coalesced per vehicle, events and online
+changes pushed (events bounded per connection), closed for bad tokens."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from liftdesk.telemetry.codecs.jt808 import RegistrationResult
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.pipeline import OpenAlarm, VehicleCtx, live_view
-from liftdesk.telemetry.rules import Thresholds
+from liftdesk.telemetry.rules import Thresholds, collision_level
 from tests.conftest import Api, Tenants
 
 F = "/api/blade-fics-report/fics"
@@ -113,8 +114,8 @@ WIRED = {"auto_register_tenant": "000000", "gateway_idle_timeout_s": 0.5, "gatew
 
 @pytest.mark.parametrize("server", [WIRED], indirect=True)
 async def test_server_settings_reach_the_gateway(server: tuple[Any, int]) -> None:
-    """LIFTDESK_AUTO_REGISTER_TENANT lets a terminal no vehicle names register (into that tenant, without a
-    vehicle); LIFTDESK_GATEWAY_IDLE_TIMEOUT_S closes a silent connection."""
+    """LIFTDESK_AUTO_REGISTER_TENANT lets a terminal no vehicle names register (into that tenant, with a vehicle
+    of its own); LIFTDESK_GATEWAY_IDLE_TIMEOUT_S closes a silent connection."""
     app, _ = server
     device = f"6{abs(hash(datetime.now())) % 10**11:011d}"
     client = await Jt808Client("127.0.0.1", app.state.gateway.port, device).connect()
@@ -123,7 +124,56 @@ async def test_server_settings_reach_the_gateway(server: tuple[Any, int]) -> Non
         assert reply.result == RegistrationResult.SUCCESS and reply.auth_code
         assert await client.authenticate(reply.auth_code) == 0
         known = await app.state.terminals.lookup(device)
-        assert known is not None and known.tenant_id == "000000" and known.vehicle_id is None
+        assert known is not None and known.tenant_id == "000000" and known.vehicle_id is not None
         await asyncio.wait_for(client.closed.wait(), 5)  # idle for longer than 0.5 s
     finally:
         await client.close()
+
+
+async def test_events_and_online_changes_reach_their_tenant_bounded(
+    api: Api, tenants: Tenants, server: tuple[Any, int]
+) -> None:
+    """Instant alarms (a collision never shows in a vehicle's open alarms) and online changes are pushed as they
+    happen: each event (up to the hub's bound per interval, the rest summarised by kind), to the vehicle's tenant
+    only."""
+    app, port = server
+    app.state.live.max_events = 3
+    device = f"5{abs(hash(api.unique())) % 10**11:011d}"
+    car = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("EVT-"), "deviceNumber": device})
+    car_id = car["data"]["id"]
+    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth="
+    token_a = await api.token("admin", "admin")
+    token_b = await api.token("admin", "admin", tenants.b)
+    async with websockets.connect(url + token_a) as a, websockets.connect(url + token_b) as b:
+        await _recv(a, "snapshot")
+        await _recv(b, "snapshot")
+        t0 = datetime(2026, 6, 2, 1, 0, 0)
+        knocks = tuple(
+            Fix(time=t0 + timedelta(seconds=i), lat=31.2, lon=121.5, impact_g=3.0 + i, impact_direction=90)
+            for i in range(5)
+        )
+        await app.state.pipeline.process([Report(device=device, fixes=knocks, received_at=t0)])
+        await app.state.terminals.set_online(device, False)
+        got: dict[str, Any] = {}
+        while not {"event", "eventSummary", "online"} <= set(got):
+            msg = json.loads(await asyncio.wait_for(a.recv(), 5))
+            if msg["type"] in ("event", "eventSummary", "online"):
+                assert msg["type"] not in got, "one message of each per flush"
+                got[msg["type"]] = msg["data"]
+        events = [e for e in got["event"] if e["vehicleId"] == car_id]
+        assert [(e["kind"], e["level"], e["time"]) for e in events] == [
+            ("collision", collision_level(3.0 + i, 1.5), f"2026-06-02T01:00:0{i}Z") for i in range(3)
+        ], "the first three, each with its own time and level"
+        assert set(events[0]) == {"id", "vehicleId", "tenantId", "mechanismId", "kind", "level", "time", "value"} | {
+            "limit",
+            "lat",
+            "lon",
+        }
+        assert got["eventSummary"] == {"dropped": 2, "kinds": {"collision": 2}}
+        [online] = [m for m in got["online"] if m["vehicleId"] == car_id]
+        assert online["online"] is False and online["tenantId"] == "000000"
+        with pytest.raises(TimeoutError):
+            while True:  # tenant B hears of none of it
+                other = json.loads(await asyncio.wait_for(b.recv(), 1.5))
+                data = other["data"] if isinstance(other["data"], list) else []
+                assert other["type"] != "eventSummary" and all(m.get("vehicleId") != car_id for m in data)

@@ -1,8 +1,10 @@
-"""The pipeline on real databases: ordering, duplicates, durations, alarms, restarts, partitions."""
+"""The pipeline on real databases: ordering, duplicates, same-time frames, backfill, invalid fixes, durations,
+alarms, unknown terminals, restarts, partitions."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -12,10 +14,11 @@ from sqlalchemy import func, select, text
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
-from liftdesk.fleet.models import Vehicle
-from liftdesk.telemetry.messages import Battery, DriverChange, Fix, Report
+from liftdesk.fleet.models import Fence, FenceCar, Terminal, Vehicle
+from liftdesk.telemetry.messages import ALARM_COLLISION, Battery, DriverChange, Fix, Report, UnknownDevice
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
+from liftdesk.telemetry.rules import collision_level
 
 T0 = datetime(2026, 3, 2, 1, 0, 0)  # 09:00 in UTC+8
 OFF = 0
@@ -302,3 +305,245 @@ async def test_a_batch_staged_during_a_failed_write_fails_with_it(db: Database) 
         assert st is not None and st.device_time == T0 + timedelta(seconds=30)
     finally:
         await p.stop()
+
+
+async def test_an_unbound_terminal_fails_its_own_submission_only(db: Database) -> None:
+    """A terminal whose vehicle is gone (or never was) must not be acknowledged: its submission raises
+    UnknownDevice, while another terminal's submission written in the same batch succeeds."""
+    vid, dev = await vehicle(db)
+    unbound = f"{next_id() % 10**12:012d}"
+    async with db.sessionmaker() as s:
+        s.add(Terminal(tenant_id="000000", device_number=unbound, vehicle_id=None))
+        await s.commit()
+    p = Pipeline(db, LocalBus(), max_wait_s=0.5)
+    try:
+        results = await asyncio.gather(
+            p.submit(report(dev, fix(0))),
+            p.submit([report(dev, fix(10)), report(unbound, fix(10))]),
+            return_exceptions=True,
+        )
+        assert p.batches == 1, "both submissions were written in one batch"
+        assert results[0] is None
+        assert isinstance(results[1], UnknownDevice) and results[1].devices == frozenset({unbound})
+        assert await positions(db, vid) == 2, "the bound terminal's fixes of both submissions are stored"
+        with pytest.raises(UnknownDevice):
+            await p.set_driver(unbound, "张三")  # a driver change has nowhere to go either
+    finally:
+        await p.stop()
+    with pytest.raises(UnknownDevice):
+        await Pipeline(db, LocalBus()).process([report(unbound, fix(20))])
+
+
+async def test_a_same_time_alarm_frame_raises_its_alarms_but_a_re_send_does_not(db: Database) -> None:
+    """An alarm frame in the same second as the regular report goes through the alarm stages without a second
+    row; the terminal re-sending either of them (also after a restart) raises nothing twice."""
+    vid, dev = await vehicle(db, collision_threshold_g=1.0)
+    p = Pipeline(db, LocalBus())
+    regular = fix(10, speed_kmh=3)
+    await p.process([report(dev, fix(0), regular)])
+    frame = fix(
+        10, speed_kmh=3, impact_g=2.2, impact_direction=180, alarm=ALARM_COLLISION | 1 << 8, fault_codes=("E12",)
+    )
+    batch = await p.process([report(dev, frame)])
+    assert (batch.twins, batch.duplicates, batch.positions) == (1, 0, [])
+    assert (await p.process([report(dev, frame)])).duplicates == 1, "the same frame again is a re-send"
+    restarted = Pipeline(db, LocalBus())
+    assert (await restarted.process([report(dev, regular, frame)])).duplicates == 2, "known after a restart too"
+    got = [(e.kind, e.level, e.begin_time, e.end_time) for e in await events(db, vid)]
+    at10 = T0 + timedelta(seconds=10)
+    assert got == [("collision", 3, at10, at10), ("fault", 1, at10, at10), ("jt808_power_cut", 1, at10, None)]
+    assert await positions(db, vid) == 2, "one row per device time"
+    [row] = await daily(db, vid)
+    assert (row.collision_n, row.fault_n, row.other_n) == (1, 1, 1)
+    await restarted.process([report(dev, fix(20, speed_kmh=3, fault_codes=("E12",)))])
+    got = [(e.kind, e.end_time) for e in await events(db, vid)]
+    assert got[-1] == ("jt808_power_cut", T0 + timedelta(seconds=20)), "power back: the bit's alarm ends"
+    assert [k for k, _ in got].count("fault") == 1, "a fault still present raises nothing new"
+
+
+async def test_a_blind_zone_backfill_counts_once_and_raises_its_alarms(db: Database) -> None:
+    """Live t0..t5, a blind zone, live t20, then the terminal's backfill of t6..t19 (10 s apart) with an
+    overload in it: one overload event at its own time, the day's durations as if everything had come live (the
+    cap the live stage assumed for t5 is taken back), and the live state still at t20."""
+    vid, dev = await vehicle(db, rated_load_kg=3000.0)  # overload above 3000 kg, loaded from 150 kg (5 %)
+    p = Pipeline(db, LocalBus())
+
+    def t(i: int, speed: float, load: float) -> Fix:
+        return fix(i * 10, speed_kmh=speed, load_kg=load)
+
+    await p.process([report(dev, *(t(i, 5.0, 500.0) for i in range(6)))])
+    await p.process([report(dev, t(20, 0.0, 0.0))])
+    [row] = await daily(db, vid)
+    assert (row.boot_s, row.move_s, row.load_s) == (170, 170, 170), "t5 held for the 120 s cap"
+    backfill = [t(i, 5.0 if i < 15 else 0.0, 3500.0 if 10 <= i <= 13 else 500.0) for i in range(6, 20)]
+    batch = await p.process([report(dev, *backfill, backfill=True)])
+    assert (batch.late, len(batch.late_positions), batch.positions) == (14, 14, [])
+    [row] = await daily(db, vid)
+    # t0→t20 continuously: moving until t15, loaded until t20 (t19 is the last loaded sample)
+    assert (row.boot_s, row.move_s, row.load_s, row.move_load_s, row.work_s) == (200, 150, 200, 150, 200)
+    [over] = await events(db, vid)
+    assert (over.kind, over.begin_time, over.end_time, over.max_value) == (
+        "overload",
+        T0 + timedelta(seconds=100),
+        T0 + timedelta(seconds=140),
+        3500,
+    )
+    assert row.overload_n == 1
+    async with db.sessionmaker() as s:
+        state = await s.get(VehicleState, vid)
+        flags = [
+            json.loads(extra or "{}").get("backfill", False)
+            for extra in (
+                await s.execute(select(Position.extra).where(Position.vehicle_id == vid).order_by(Position.device_time))
+            ).scalars()
+        ]
+    assert state is not None and state.device_time == T0 + timedelta(seconds=200) and state.state == "idle"
+    assert state.open_events == "{}"
+    assert flags == [False] * 6 + [True] * 14 + [False], "the track can tell backfilled points"
+    again = await p.process([report(dev, *backfill, backfill=True)])  # the acknowledgement was lost: re-sent
+    assert (again.late, again.duplicates) == (0, 14)
+    assert [(r.boot_s, r.overload_n) for r in await daily(db, vid)] == [(200, 1)]
+    assert len(await events(db, vid)) == 1
+    await p.process([report(dev, t(21, 0.0, 0.0))])  # live goes on from t20
+    [row] = await daily(db, vid)
+    assert row.boot_s == 210 and await positions(db, vid) == 22
+
+
+async def test_a_fix_without_gnss_keeps_the_vehicle_where_it_was(db: Database) -> None:
+    """Status bit 1 clear: the coordinates are garbage. The fix is stored (its status says so) and its time, speed
+    and load count, but the vehicle's position, its events' places, distance and fences stay with the last
+    valid fix - also after a restart."""
+    vid, dev = await vehicle(db, rated_load_kg=2000.0)
+    async with db.sessionmaker() as s:
+        dock = Fence(
+            tenant_id="000000", name="Dock", fence_type=1, alarm_mode=3, enable_status=1, area_id=next_id() % 10**9
+        )
+        dock.center_lon, dock.center_lat, dock.radius_m = 121.5, 31.2, 50.0
+        s.add(dock)
+        await s.flush()
+        s.add(FenceCar(tenant_id="000000", fence_id=dock.id, vehicle_id=vid))
+        await s.commit()
+    p = Pipeline(db, LocalBus())
+    seen: list[dict[str, Any]] = []
+
+    async def on_live(msg: dict[str, Any]) -> None:
+        seen.append(msg)
+
+    p.bus.subscribe(LIVE_TOPIC, on_live)
+    await p.process([report(dev, fix(0), fix(10, lat=0.0, lon=0.0, status=1, speed_kmh=4.0, load_kg=2600.0))])
+    async with db.sessionmaker() as s:
+        st = await s.get(VehicleState, vid)
+        rows = (await s.execute(select(Position).where(Position.vehicle_id == vid))).scalars().all()
+    assert st is not None and (st.lat, st.lon, st.speed, st.load_kg, st.status) == (31.2, 121.5, 4.0, 2600.0, 1)
+    assert (seen[-1]["lat"], seen[-1]["lon"], seen[-1]["speed"]) == (31.2, 121.5, 4.0)
+    assert sorted((r.lat, r.status) for r in rows) == [(0.0, 1), (31.2, ON)], "stored, marked invalid"
+    [over] = await events(db, vid)
+    assert over.kind == "overload" and (over.lat, over.lon) == (31.2, 121.5), "placed where the vehicle is"
+    [row] = await daily(db, vid)
+    assert row.distance_km == 0 and row.fence_n == 0, "no jump to (0, 0), no fence crossing"
+    restarted = Pipeline(db, LocalBus())
+    await restarted.process([report(dev, fix(20, lat=31.2009, load_kg=100.0))])  # 100 m north: out of the dock
+    [row] = await daily(db, vid)
+    assert row.distance_km == pytest.approx(0.1, abs=0.001), "measured from the last valid position"
+    kinds = [e.kind for e in await events(db, vid)]
+    assert kinds == ["overload", "fence_cross"], "the crossing is seen against the last valid position"
+
+
+async def test_loaded_follows_the_rated_load_and_lift_time_counts_as_work(db: Database) -> None:
+    """fleet-domain §4: loaded from max(50 kg, 5 % of the rated load), status bits 8-9 without a weight; work is
+    move ∪ load ∪ lift."""
+    vid, dev = await vehicle(db, rated_load_kg=2000.0)  # w_min = 100 kg
+    p = Pipeline(db, LocalBus())
+    load_bits = ON | 3 << 8  # no weight sensor, status says "full"
+    await p.process(
+        [
+            report(
+                dev,
+                fix(0, load_kg=80.0),  # below 100 kg: empty forks      0-10
+                fix(10, load_kg=120.0),  # loaded, still               10-20
+                fix(20, status=load_bits),  # loaded by the status bits 20-30
+                fix(30, lifting=True),  # lifting, empty                30-40
+                fix(40, status=ON),
+            )
+        ]
+    )
+    [row] = await daily(db, vid)
+    assert (row.boot_s, row.load_s, row.lift_s, row.work_s, row.move_s) == (40, 20, 10, 30, 0)
+    assert row.idle_s == 10
+    async with db.sessionmaker() as s:
+        st = await s.get(VehicleState, vid)
+    assert st is not None and st.state == "idle"
+    await p.process([report(dev, fix(50, status=load_bits))])
+    async with db.sessionmaker() as s:
+        st = await s.get(VehicleState, vid)
+    assert st is not None and st.state == "loaded"
+
+
+def test_collision_levels_grade_the_peak_against_the_threshold() -> None:
+    threshold = 2.0
+    assert [collision_level(g, threshold) for g in (1.9, 2.0, 2.9, 3.0, 4.0, 5.9, 6.0, 8.0, 40.0)] == [
+        0,
+        1,
+        1,
+        2,
+        3,
+        3,
+        4,
+        5,
+        5,
+    ]
+    assert collision_level(1.5, 0.0) == 1, "no threshold: graded against the default 1.5 g"
+
+
+async def test_postgresql_events_are_partitioned_and_closed_in_their_partition(
+    db: Database, database: tuple[str, str]
+) -> None:
+    if database[0] != "postgresql":
+        pytest.skip("partitions exist on PostgreSQL only")
+    vid, dev = await vehicle(db)
+    p = Pipeline(db, LocalBus())
+    may = datetime(2026, 5, 31, 23, 59, 50)
+    await p.process([report(dev, Fix(time=may, lat=31.2, lon=121.5, speed_kmh=20.0, status=ON))])
+    restarted = Pipeline(db, LocalBus())  # closes the alarm it read from the stored state, in June
+    await restarted.process([report(dev, Fix(time=may + timedelta(seconds=20), lat=31.2, lon=121.5, status=ON))])
+    [ev] = await events(db, vid)
+    assert ev.kind == "speeding" and ev.end_time == may + timedelta(seconds=20)
+    async with db.sessionmaker() as s:
+        names = set(
+            (await s.execute(text("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid")))
+            .scalars()
+            .all()
+        )
+        key = (
+            await s.execute(text("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'pk_fics_event'"))
+        ).scalar_one()
+        where = (
+            await s.execute(text("SELECT tableoid::regclass::text FROM fics_event WHERE id = :i"), {"i": ev.id})
+        ).scalar_one()
+    assert {"fics_event_t000000", "fics_event_t000000_202605"} <= names
+    assert key == "PRIMARY KEY (id, tenant_id, begin_time)" and where == "fics_event_t000000_202605"
+
+
+async def test_a_batch_writes_its_own_state_while_the_next_is_staged(db: Database) -> None:
+    """The pipeline stages batch N+1 while N is being written. N's transaction must store the state after N's fixes,
+    not N+1's: were it ahead and N+1 then lost (a crash), N+1's re-sent fixes would be dropped as duplicates."""
+    vid, dev = await vehicle(db)
+    p = Pipeline(db, LocalBus())
+    published: list[dict[str, Any]] = []
+
+    async def on_live(msg: dict[str, Any]) -> None:
+        published.append(msg)
+
+    p.bus.subscribe(LIVE_TOPIC, on_live)
+    first = await p.stage([report(dev, fix(0), fix(10, speed_kmh=5.0))])
+    second = await p.stage([report(dev, fix(20, speed_kmh=9.0, load_kg=900.0))])  # staged before first is written
+    await p.commit(first)
+    async with db.sessionmaker() as s:
+        st = await s.get(VehicleState, vid)
+    assert st is not None and (st.device_time, st.speed, st.load_kg) == (T0 + timedelta(seconds=10), 5.0, None)
+    assert published[-1]["speed"] == 5.0, "the live feed shows what is written"
+    # the second batch is lost; a new pipeline (a restart) takes its fixes when they are sent again
+    del second
+    restarted = Pipeline(db, LocalBus())
+    done = await restarted.process([report(dev, fix(20, speed_kmh=9.0, load_kg=900.0))])
+    assert done.duplicates == 0 and await positions(db, vid) == 3
