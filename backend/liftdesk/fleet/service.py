@@ -72,10 +72,11 @@ class VehicleHooks(Hooks):
             .values(vehicle_id=None)
         )
         if obj.device_number:
+            # The terminal row keeps the vehicle's SIM number (the card in the terminal; its ICCID comes from 0x0107).
             await ctx.session.execute(
                 update(Terminal)
                 .where(Terminal.device_number == obj.device_number, Terminal.tenant_id == obj.tenant_id)
-                .values(vehicle_id=obj.id)
+                .values(vehicle_id=obj.id, sim_number=obj.sim_number)
             )
         ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": obj.id, "deviceNumber": obj.device_number}))
 

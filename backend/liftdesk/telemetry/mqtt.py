@@ -11,6 +11,10 @@ Only known terminals (``TerminalService.lookup``) are accepted. Messages are tak
 (PUBACK) only once processed — for telemetry, once ``Pipeline.submit`` returned. The adapter keeps a persistent
 session (``clean_session=False``, a fixed client id), so what arrives while it is down, and what it did not
 acknowledge, the broker delivers again when it reconnects; after a failed submit it reconnects on purpose.
+
+Data of a terminal that has no vehicle (any more: the pipeline raises :class:`UnknownDevice`) is logged, counted
+(:attr:`MqttAdapter.unknown_device`) and dropped: MQTT has no per-message failure answer, and redelivering it
+would not find a vehicle either.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from liftdesk.core.db import Database, utcnow
 from liftdesk.telemetry.commands import CommandService, OutboundCommand
 from liftdesk.telemetry.gateway.payloads import TelemetryIn
 from liftdesk.telemetry.gateway.state import set_driver
-from liftdesk.telemetry.messages import CanFrame, Report
+from liftdesk.telemetry.messages import CanFrame, Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import Known, TerminalService
 
@@ -127,6 +131,8 @@ class MqttAdapter:
         self.connected = asyncio.Event()
         self.processed = 0
         self.rejected = 0
+        #: Messages dropped because their terminal has no vehicle (UnknownDevice from the pipeline).
+        self.unknown_device = 0
         self._stopping = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._client: aiomqtt.Client | None = None
@@ -292,12 +298,17 @@ class MqttAdapter:
             log.warning("MQTT %s from %s: not JSON (%s), dropped", kind, device, exc)
             return True
         self._attach(client, device)
-        if kind == "telemetry":
-            return await self._telemetry(device, data)
-        if kind == "events":
-            return await self._event(device, known, data)
-        if kind == "reply":
-            return await self._reply(device, data)
+        try:
+            if kind == "telemetry":
+                return await self._telemetry(device, data)
+            if kind == "events":
+                return await self._event(device, known, data)
+            if kind == "reply":
+                return await self._reply(device, data)
+        except UnknownDevice:
+            self.unknown_device += 1
+            self._lookups.pop(device, None)  # look it up afresh next time (a vehicle may name it again)
+            log.warning("MQTT %s from %s dropped: the terminal has no vehicle", kind, device)
         return True
 
     async def _telemetry(self, device: str, data: Any) -> bool:

@@ -1,22 +1,40 @@
 """Which terminals may connect, and what we know of them (registration, authentication, online state).
 
 A terminal is known when a vehicle names its device number (``insertCarInfo``) or when it registered while
-auto-registration was on for the tenant. Unknown terminals are refused.
+auto-registration was on for a tenant (it then gets a vehicle of its own). A terminal without a vehicle is refused:
+its data would have nowhere to go.
+
+Authentication codes (``fics_terminal.auth_code``):
+
+* a terminal that registered here (0x0100) was given a code (``registered_at`` set): only that code passes;
+* a terminal that never registered here (moved from the old platform, it knows only that platform's code) is let in
+  when a vehicle names it, unless ``strict_auth`` is on; the first code it authenticates with is remembered
+  (``registered_at`` stays empty) and from then on only that code passes, so a device number alone is not enough;
+  with ``strict_auth`` on, such a remembered code is refused too (only codes this platform issued pass);
+* a terminal that deregistered (0x0003) has the empty code: refused until it registers again.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.fleet.models import Terminal, Vehicle
-from liftdesk.telemetry.models import VehicleState
+from liftdesk.system.models import Dept
+from liftdesk.telemetry.models import Command, VehicleState
+from liftdesk.telemetry.view import ONLINE_TOPIC, online_message
+
+log = logging.getLogger("liftdesk.terminals")
 
 # 0x8100 results
 REG_OK = 0
@@ -24,6 +42,10 @@ REG_VEHICLE_TAKEN = 1
 REG_NO_VEHICLE = 2
 REG_TERMINAL_TAKEN = 3
 REG_NO_TERMINAL = 4
+
+#: The code of a terminal that deregistered: no code matches it, and it is not "no code yet" either.
+DEREGISTERED = ""
+MSG_QUERY_ATTRIBUTES = 0x8107
 
 
 @dataclass(frozen=True)
@@ -33,6 +55,8 @@ class RegistrationInfo:
     terminal_id: str = ""
     plate: str = ""
     protocol_version: str = ""
+    #: 0x0100 plate colour: 0 means ``plate`` holds the vehicle's VIN rather than a licence plate.
+    plate_color: int = 0
 
 
 @dataclass(frozen=True)
@@ -40,31 +64,76 @@ class Known:
     device_number: str
     tenant_id: str
     vehicle_id: int | None
+    #: The maker id the terminal registered with (0x0100) or reported (0x0107); None when never told.
+    maker: str | None = None
+
+
+def clean(value: str | None, limit: int) -> str | None:
+    """Text from a terminal, fit for a column: no control characters (PostgreSQL refuses NUL), trimmed, cut to the
+    column's width; None when nothing is left."""
+    if value is None:
+        return None
+    text = "".join(c for c in value if unicodedata.category(c)[0] != "C").strip()
+    return text[:limit] or None
+
+
+async def _vehicle_of(s: AsyncSession, device: str, term: Terminal | None) -> Vehicle | None:
+    """The vehicle a terminal's data goes to, as the pipeline finds it: the one its row is bound to, else the one
+    that names its device number (never a deleted one)."""
+    if term is not None and term.vehicle_id is not None:
+        car = (
+            await s.execute(select(Vehicle).where(Vehicle.id == term.vehicle_id, Vehicle.is_deleted == 0))
+        ).scalar_one_or_none()
+        if car is not None:
+            return car
+    return (
+        (await s.execute(select(Vehicle).where(Vehicle.device_number == device, Vehicle.is_deleted == 0).limit(1)))
+        .scalars()
+        .first()
+    )
+
+
+async def _terminal(s: AsyncSession, device: str) -> Terminal | None:
+    return (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
 
 
 class TerminalService:
     def __init__(
-        self, db: Database, auto_register_tenants: frozenset[str] = frozenset(), strict_auth: bool = False
+        self,
+        db: Database,
+        auto_register_tenants: frozenset[str] = frozenset(),
+        strict_auth: bool = False,
+        bus: Bus | None = None,
     ) -> None:
         self.db = db
         self.auto_register_tenants = auto_register_tenants
         self.strict_auth = strict_auth
+        self.bus = bus  # online/offline changes go to the live feed (set_online)
 
     async def lookup(self, device: str) -> Known | None:
         async with self.db.sessionmaker() as s:
-            term = (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
+            term = await _terminal(s, device)
             if term is not None:
-                return Known(device, term.tenant_id, term.vehicle_id)
-            car = (
-                await s.execute(select(Vehicle).where(Vehicle.device_number == device, Vehicle.is_deleted == 0))
-            ).scalar_one_or_none()
+                return Known(device, term.tenant_id, term.vehicle_id, term.maker)
+            car = await _vehicle_of(s, device, None)
             if car is not None:
                 return Known(device, car.tenant_id, car.id)
         return None
 
+    async def resolve(self, device: str) -> Known | None:
+        """The terminal and the vehicle its data goes to now; None when no vehicle takes it (deleted, renumbered,
+        never bound). Reads only."""
+        async with self.db.sessionmaker() as s:
+            term = await _terminal(s, device)
+            car = await _vehicle_of(s, device, term)
+            if car is None:
+                return None
+            return Known(device, car.tenant_id, car.id, term.maker if term is not None else None)
+
     async def ensure(self, known: Known, protocol: str) -> None:
         """Give a terminal known only through its vehicle (an MQTT or HTTP terminal never registers) its terminal
-        row, so that its protocol, online state and last-seen time are kept like a JT/T 808 terminal's."""
+        row, so that its protocol, online state and last-seen time are kept like a JT/T 808 terminal's. It never
+        registered, so ``registered_at`` stays empty."""
         async with self.db.sessionmaker() as s:
             exists = await s.execute(select(Terminal.id).where(Terminal.device_number == known.device_number))
             if exists.first() is not None:
@@ -75,7 +144,6 @@ class TerminalService:
                     tenant_id=known.tenant_id,
                     vehicle_id=known.vehicle_id,
                     protocol=protocol,
-                    registered_at=utcnow(),
                 )
             )
             try:
@@ -84,64 +152,147 @@ class TerminalService:
                 await s.rollback()
 
     async def register(self, device: str, info: RegistrationInfo) -> tuple[int, str]:
-        """Return (0x8100 result, auth code). Known terminals get a fresh auth code; unknown ones are refused
-        unless auto-registration is on for a tenant (then they join the first such tenant without a vehicle)."""
-        known = await self.lookup(device)
-        if known is None and not self.auto_register_tenants:
-            return REG_NO_TERMINAL, ""
-        code = secrets.token_hex(8)
-        now = utcnow()
-        async with self.db.sessionmaker() as s:
-            term = (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
-            if term is None:
-                tenant = known.tenant_id if known else sorted(self.auto_register_tenants)[0]
-                term = Terminal(device_number=device, tenant_id=tenant, vehicle_id=known.vehicle_id if known else None)
-                s.add(term)
-            term.maker, term.model, term.terminal_id = info.maker, info.model, info.terminal_id
-            term.protocol_version = info.protocol_version or term.protocol_version
-            term.auth_code, term.registered_at = code, now
-            await s.commit()
-        return REG_OK, code
+        """Return (0x8100 result, auth code). A terminal a vehicle names gets a fresh code. A terminal nobody knows
+        is refused (4, terminal unknown), unless auto-registration names a tenant: then it joins that tenant with a
+        vehicle of its own, created in the same transaction (car number = the plate, else the device number; in
+        the tenant's root organisation, so data scopes find it). A terminal whose row is left without a vehicle
+        (the vehicle was deleted) is refused (2, vehicle unknown) until a vehicle names it again: deleting the
+        vehicle of an auto-registered terminal must not bring it straight back."""
+        for attempt in (1, 2):
+            code = secrets.token_hex(8)
+            now = utcnow()
+            async with self.db.sessionmaker() as s:
+                term = await _terminal(s, device)
+                car = await _vehicle_of(s, device, term)
+                if car is None:
+                    if term is not None:
+                        return REG_NO_VEHICLE, ""
+                    if not self.auto_register_tenants:
+                        return REG_NO_TERMINAL, ""
+                    car = await self._new_vehicle(s, sorted(self.auto_register_tenants)[0], device, info)
+                if term is None:
+                    term = Terminal(device_number=device, tenant_id=car.tenant_id)
+                    s.add(term)
+                term.tenant_id, term.vehicle_id, term.sim_number = car.tenant_id, car.id, car.sim_number
+                term.maker = clean(info.maker, 32)
+                term.model = clean(info.model, 64)
+                term.terminal_id = clean(info.terminal_id, 64)
+                term.protocol_version = info.protocol_version or term.protocol_version
+                term.auth_code, term.registered_at = code, now
+                try:
+                    await s.commit()
+                except IntegrityError:  # registered at the same moment over another connection: once more
+                    await s.rollback()
+                    if attempt == 2:
+                        raise
+                    continue
+            return REG_OK, code
+        raise AssertionError("unreachable")  # pragma: no cover
 
-    async def authenticate(self, device: str, auth_code: str) -> Known | None:
-        """A code we issued passes. So does any code from a terminal bound to a vehicle unless strict
-        authentication is on: terminals migrating from the old platform keep the code it gave them and
-        authenticate without registering again."""
-        async with self.db.sessionmaker() as s:
-            term = (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
-            if term is not None and term.auth_code and secrets.compare_digest(term.auth_code, auth_code):
-                return Known(device, term.tenant_id, term.vehicle_id)
-        known = await self.lookup(device)
-        if known is None or known.vehicle_id is None or self.strict_auth:
-            return None
-        async with self.db.sessionmaker() as s:
-            term = (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
-            if term is None:
-                s.add(
-                    Terminal(
-                        device_number=device,
-                        tenant_id=known.tenant_id,
-                        vehicle_id=known.vehicle_id,
-                        auth_code=auth_code,
-                        registered_at=utcnow(),
-                    )
+    async def _new_vehicle(self, s: AsyncSession, tenant_id: str, device: str, info: RegistrationInfo) -> Vehicle:
+        root = (
+            (
+                await s.execute(
+                    select(Dept.id)
+                    .where(Dept.tenant_id == tenant_id, Dept.parent_id == 0, Dept.is_deleted == 0)
+                    .order_by(Dept.sort, Dept.id)
+                    .limit(1)
                 )
-                await s.commit()
-        return known
+            )
+            .scalars()
+            .first()
+        )
+        plate = clean(info.plate, 64)
+        car = Vehicle(
+            tenant_id=tenant_id,
+            car_no=plate or device,
+            device_number=device,
+            mechanism_id=root,
+            create_dept=root,
+            registrant="auto-registration",
+        )
+        if plate and info.plate_color == 0:
+            car.frame_number = plate  # colour 0: the "plate" is the VIN
+        elif plate:
+            car.license_plate = plate[:32]
+        s.add(car)
+        await s.flush()
+        log.info("terminal %s registered itself: vehicle %s created in tenant %s", device, car.id, tenant_id)
+        return car
+
+    async def authenticate(
+        self, device: str, auth_code: str, *, imei: str | None = None, software_version: str | None = None
+    ) -> Known | None:
+        """The terminal, when ``auth_code`` passes (module docstring) and a vehicle takes its data; else None.
+
+        On success the terminal row is bound to that vehicle, and a 2019 terminal's IMEI and software version are
+        kept (the software version as the firmware version, which a 0x0107 answer may later refine)."""
+        for attempt in (1, 2):
+            async with self.db.sessionmaker() as s:
+                term = await _terminal(s, device)
+                car = await _vehicle_of(s, device, term)
+                if car is None:
+                    return None
+                if term is not None and term.auth_code is not None:
+                    if not term.auth_code or not secrets.compare_digest(term.auth_code.encode(), auth_code.encode()):
+                        return None  # deregistered, or not the code it has
+                    if self.strict_auth and term.registered_at is None:
+                        return None  # a code remembered from the old platform, not one we issued
+                else:
+                    if self.strict_auth or not auth_code or len(auth_code) > 64 or clean(auth_code, 64) != auth_code:
+                        return None  # strict, or a code that could not be kept as it is
+                    if term is None:
+                        term = Terminal(device_number=device, tenant_id=car.tenant_id)
+                        s.add(term)
+                    term.auth_code, term.registered_at = auth_code, None  # remembered: its first code
+                    log.info("terminal %s authenticated with its old platform's code; it is kept", device)
+                term.tenant_id, term.vehicle_id, term.sim_number = car.tenant_id, car.id, car.sim_number
+                if clean(imei, 32):
+                    term.imei = clean(imei, 32)
+                if clean(software_version, 64):
+                    term.firmware_version = clean(software_version, 64)
+                known = Known(device, car.tenant_id, car.id, term.maker)
+                try:
+                    await s.commit()
+                except IntegrityError:  # the row was created meanwhile by another connection: read it again
+                    await s.rollback()
+                    if attempt == 2:
+                        raise
+                    continue
+            return known
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def deregister(self, device: str) -> None:
+        """0x0003 (2011: 0x0101): the terminal gives up its code; it must register again to connect."""
+        async with self.db.sessionmaker() as s:
+            await s.execute(update(Terminal).where(Terminal.device_number == device).values(auth_code=DEREGISTERED))
+            await s.commit()
 
     async def set_online(
         self, device: str, online: bool, when: datetime | None = None, protocol: str | None = None, **attributes: str
     ) -> None:
+        """The terminal connected or went away; its vehicle's live state says so, and browsers watching the vehicle
+        hear of it (``view.ONLINE_TOPIC``, after the commit)."""
         when = when or utcnow()
         async with self.db.sessionmaker() as s:
             values: dict[str, object] = {"online": online, "last_seen": when, **attributes}
             if protocol:
                 values["protocol"] = protocol
             await s.execute(update(Terminal).where(Terminal.device_number == device).values(**values))
-            await s.execute(
-                update(VehicleState).where(VehicleState.device_number == device).values(online=online, last_seen=when)
+            changed = await s.execute(
+                update(VehicleState)
+                .where(VehicleState.device_number == device)
+                .values(online=online, last_seen=when)
+                .returning(VehicleState.vehicle_id, VehicleState.tenant_id, VehicleState.mechanism_id)
             )
+            vehicles = changed.all()
             await s.commit()
+        if self.bus is not None:
+            for vehicle_id, tenant_id, mechanism_id in vehicles:
+                message = online_message(
+                    vehicle_id=vehicle_id, tenant_id=tenant_id, mechanism_id=mechanism_id, online=online, time=when
+                )
+                await self.bus.publish(ONLINE_TOPIC, message)
 
     async def touch(self, devices: Sequence[str], when: datetime | None = None) -> None:
         """Terminals heard from (a heartbeat, a reply: not only positions) are seen now: one statement for all of
@@ -157,3 +308,32 @@ class TerminalService:
                 .values(last_seen=when)
             )
             await s.commit()
+
+    async def update_attributes(self, device: str, **values: str | None) -> None:
+        """What a 0x0107 answer says about the terminal (maker, model, ICCID, versions), cleaned for the columns."""
+        widths = {"maker": 32, "model": 64, "terminal_id": 64, "iccid": 32, "hardware_version": 64}
+        widths["firmware_version"] = 64
+        cleaned = {k: clean(v, widths[k]) for k, v in values.items() if k in widths}
+        cleaned = {k: v for k, v in cleaned.items() if v is not None}
+        if not cleaned:
+            return
+        async with self.db.sessionmaker() as s:
+            await s.execute(update(Terminal).where(Terminal.device_number == device).values(**cleaned))
+            await s.commit()
+
+    async def attributes_due(self, device: str, max_age_s: float) -> bool:
+        """Whether to ask the terminal for its attributes (0x8107): not when one was asked within ``max_age_s``
+        (whatever became of it: a terminal that does not answer, or does not support it, is not asked again at
+        every reconnection), which also covers attributes not older than that."""
+        since = utcnow() - timedelta(seconds=max_age_s)
+        async with self.db.sessionmaker() as s:
+            recent = await s.execute(
+                select(Command.id)
+                .where(
+                    Command.device_number == device,
+                    Command.msg_id == MSG_QUERY_ATTRIBUTES,
+                    Command.create_time >= since,
+                )
+                .limit(1)
+            )
+            return recent.first() is None

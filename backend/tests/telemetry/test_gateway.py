@@ -13,6 +13,7 @@ import os
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from jt808_samples import sample
@@ -54,13 +55,17 @@ from liftdesk.telemetry.codecs.jt808 import (
 from liftdesk.telemetry.commands import CommandService
 from liftdesk.telemetry.gateway import Gateway, device_of
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
-from liftdesk.telemetry.messages import Report
+from liftdesk.telemetry.messages import STATUS_FIX, Report
 from liftdesk.telemetry.models import Position, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
 
 V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
-T0 = datetime(2026, 3, 2, 1, 0, 0, tzinfo=UTC)
+#: A recent whole hour: the pipeline does not store positions older than their tenant's retention period.
+T0 = (datetime.now(UTC) - timedelta(days=3)).replace(minute=0, second=0, microsecond=0)
+#: The tenant of the vehicles that receive captured frames. Captures carry the dates they were made on (2018 for
+#: some), older than any retention period once time goes by; a tenant without a tenant row has none.
+CAPTURES = "captures"
 HOST = "127.0.0.1"
 WAIT = 10.0
 
@@ -82,14 +87,25 @@ def terminal_number(device: str, version: Jt808Version) -> str:
 
 
 async def make_stack(
-    db: Database, pipeline: Pipeline | None = None, reply_timeout_s: float = 5.0, **gateway_kw: float
+    db: Database,
+    pipeline: Pipeline | None = None,
+    reply_timeout_s: float = 5.0,
+    terminals: TerminalService | None = None,
+    attributes_max_age_s: float | None = None,
+    **gateway_kw: Any,
 ) -> Stack:
+    """A gateway on a free port with its pipeline, terminal and command services, following vehicle changes on its
+    bus. Like the gateway's default, it does not ask terminals for their attributes unless told to
+    (``attributes_max_age_s``): tests that read the commands a terminal receives would find that query first."""
     bus = LocalBus()
     pipeline = pipeline or Pipeline(db, bus)
-    terminals = TerminalService(db)
+    terminals = terminals or TerminalService(db)
     commands = CommandService(db, bus, reply_timeout_s=reply_timeout_s)
     await commands.start(recover=False)
-    gateway = Gateway(db, pipeline, terminals, commands, HOST, 0, **gateway_kw)  # type: ignore[arg-type]
+    gateway = Gateway(
+        db, pipeline, terminals, commands, HOST, 0, attributes_max_age_s=attributes_max_age_s, **gateway_kw
+    )
+    gateway.follow(bus)
     await gateway.start()
     return Stack(db, pipeline, terminals, commands, gateway)
 
@@ -221,21 +237,28 @@ async def test_2019_batch_backfill_is_one_report(db: Database) -> None:
 
 
 async def test_captured_2013_frames(stack: Stack) -> None:
-    """Device captures: registration + authentication of one terminal, then a position of another."""
-    await add_vehicle(stack.db, "013511221122")
+    """Device captures: registration + authentication of one terminal, then a position of another.
+
+    The captured authentication carries the code the capture's platform issued ("authentication"); this terminal
+    registered here and was given another one, so only that one passes (0x8001 result 1, then the connection is
+    closed, for the captured one)."""
+    await add_vehicle(stack.db, "013511221122", CAPTURES)
     async with stack.client("013511221122") as client:
         reg = client.expect(5, 0x0100)
         await client.write(sample("traccar_0100_2013"))
         reply = await asyncio.wait_for(reg, WAIT)
-        assert reply.result == RegistrationResult.SUCCESS
+        assert reply.result == RegistrationResult.SUCCESS and reply.auth_code != "authentication"
         auth = client.expect(6, 0x0102)
-        await client.write(sample("traccar_0102_2013"))  # code "authentication": accepted, the terminal has a vehicle
-        assert (await asyncio.wait_for(auth, WAIT)).result == 0
+        await client.write(sample("traccar_0102_2013"))
+        assert (await asyncio.wait_for(auth, WAIT)).result == 1
+        await asyncio.wait_for(client.closed.wait(), WAIT)
+    async with stack.client("013511221122") as client:
+        assert reply.auth_code is not None and await client.authenticate(reply.auth_code) == 0
         assert await client.heartbeat(WAIT) == 0
     term = await terminal_row(stack.db, "013511221122")
-    assert term is not None and term.registered_at is not None
+    assert term is not None and term.registered_at is not None and term.auth_code == reply.auth_code
 
-    vid, _ = await add_vehicle(stack.db, "123456789012")
+    vid, _ = await add_vehicle(stack.db, "123456789012", CAPTURES)
     async with stack.client("123456789012") as client:
         assert await client.authenticate("anything") == 0
         done = client.expect(126, 0x0200)
@@ -252,7 +275,7 @@ async def test_captured_2013_frames(stack: Stack) -> None:
 
 
 async def test_captured_south_west_position_keeps_its_signs(stack: Stack) -> None:
-    vid, _ = await add_vehicle(stack.db, "794308010679")
+    vid, _ = await add_vehicle(stack.db, "794308010679", CAPTURES)
     async with stack.client("794308010679") as client:
         assert await client.authenticate("x") == 0
         done = client.expect(312, 0x0200)
@@ -265,7 +288,7 @@ async def test_captured_south_west_position_keeps_its_signs(stack: Stack) -> Non
 
 async def test_captured_2019_registration_and_batch(stack: Stack) -> None:
     """A 2019 terminal whose number is a 15-digit IMEI; its registration and batch are device captures."""
-    vid, device = await add_vehicle(stack.db, "866496077582164")
+    vid, device = await add_vehicle(stack.db, "866496077582164", CAPTURES)
     async with Jt808Client(HOST, stack.gateway.port, "00000866496077582164", V2019) as client:
         reg = client.expect(21016, 0x0100)
         await client.write(sample("traccar_0100_2019"))
@@ -493,16 +516,29 @@ async def test_heartbeats_keep_a_parked_terminal_seen(db: Database) -> None:
         await close_stack(stack)
 
 
-async def test_logout_is_answered_then_the_connection_closes(stack: Stack) -> None:
+@pytest.mark.parametrize("msg_id", [0x0003, 0x0101])  # 2011 terminals deregister with 0x0101
+async def test_deregistration_is_answered_then_the_terminal_must_register_again(stack: Stack, msg_id: int) -> None:
+    from liftdesk.telemetry.codecs.jt808 import RawBody
+
     vid, device = await add_vehicle(stack.db)
     client = await online(stack, device)
+    code = client.auth_code
     serial = await client.send(loc(0))
     stored = client.expect(serial, 0x0200)
-    assert await ack(client, Logout()) == 0
-    assert stored.done()  # data in flight was answered before the logout
+    assert await ack(client, Logout() if msg_id == 0x0003 else RawBody(0x0101, b"")) == 0
+    assert stored.done()  # data in flight was answered before the deregistration
     await asyncio.wait_for(client.closed.wait(), WAIT)
     await client.close()
     assert len(await positions(stack.db, vid)) == 1
+    assert stack.gateway.stats.deregistrations >= 1
+    async with stack.client(device) as again:
+        assert code is not None and await again.authenticate(code) == 1  # its code was given up
+        await asyncio.wait_for(again.closed.wait(), WAIT)
+    again = await online(stack, device)  # registering again gives it a new one
+    try:
+        assert again.auth_code != code and await again.heartbeat(WAIT) == 0
+    finally:
+        await again.close()
 
 
 # --------------------------------------------------------------------------- other messages
@@ -548,20 +584,29 @@ async def test_driver_identity_is_stored_on_the_vehicle_state(stack: Stack) -> N
 
 
 async def test_battery_pass_through_becomes_a_fix_at_the_last_position(stack: Stack) -> None:
+    """0xF1 is stored as a fix at the last known position; before any position is known, as a fix marked invalid
+    (status bit 1 clear) at 0, 0, whose battery values still reach the vehicle's state. Acknowledged once stored."""
     vid, device = await add_vehicle(stack.db)
     client = await online(stack, device)
+    early = PassThrough.of(
+        LiftdeskBatteryReport(T0 - timedelta(seconds=30), BatteryInfo(61, 49.5, 100.0, ChargeState.CHARGING))
+    )
     battery = BatteryInfo(64, 49.8, 120.0, ChargeState.CHARGING)
     report = PassThrough.of(LiftdeskBatteryReport(T0 + timedelta(seconds=30), battery))
     try:
-        assert await ack(client, report) == 0  # no position yet: acknowledged only
-        assert await positions(stack.db, vid) == []
+        assert await ack(client, early) == 0  # no position yet: stored without one
+        [first] = await positions(stack.db, vid)
+        assert first.status & STATUS_FIX == 0 and (first.lat, first.lon) == (0.0, 0.0)
+        assert json.loads(first.extra or "{}")["position"] == "none"
+        st = await state(stack.db, vid)
+        assert st is not None and st.soc_pct == 61.0 and (st.lat, st.lon) == (None, None)  # no place yet
         assert await ack(client, loc(0, lat=30.5, lon=120.25)) == 0
         assert await ack(client, report) == 0
     finally:
         await client.close()
-    _, second = await positions(stack.db, vid)
-    assert (second.lat, second.lon, second.device_time) == (30.5, 120.25, naive(T0 + timedelta(seconds=30)))
-    assert json.loads(second.extra or "{}")["battery"]["state"] == "charging"
+    _, _, third = await positions(stack.db, vid)
+    assert (third.lat, third.lon, third.device_time) == (30.5, 120.25, naive(T0 + timedelta(seconds=30)))
+    assert json.loads(third.extra or "{}")["battery"]["state"] == "charging"
     st = await state(stack.db, vid)
     assert st is not None and st.soc_pct == 64.0
 
@@ -606,6 +651,7 @@ async def test_unsupported_message_is_answered_unsupported(stack: Stack) -> None
     try:
         assert await ack(client, RawBody(0x0F00, b"\x01\x02")) == 3
         # authenticating again on a live session is answered and changes nothing
-        assert await ack(client, Authentication("again")) == 0
+        assert client.auth_code is not None and await ack(client, Authentication(client.auth_code)) == 0
+        assert await client.heartbeat(WAIT) == 0
     finally:
         await client.close()

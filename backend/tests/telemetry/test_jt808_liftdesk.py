@@ -1,4 +1,4 @@
-"""Liftdesk's vendor extension: items 0xE0-0xE6 in 0x0200 and pass-through 0xF0/0xF1."""
+"""Liftdesk's vendor extension: items 0xE0-0xE7 in 0x0200 and pass-through 0xF0/0xF1."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import pytest
 
 from liftdesk.telemetry.codecs.jt808 import (
     BatteryInfo,
+    BmsFlag,
     ChargeState,
     EncodeError,
     ForkliftStatus,
     Forks,
     ForkState,
     Impact,
+    Jt808Version,
     LiftdeskBatteryReport,
     LiftdeskSnapshot,
     Location,
@@ -30,6 +32,7 @@ from liftdesk.telemetry.codecs.jt808 import (
 T0 = datetime(2025, 6, 1, 0, 0, 0, tzinfo=UTC)
 BASE = Location(0, 0x3, 22.5, 114.0, 5, 4.2, 90, T0)
 BATTERY = BatteryInfo(76, 48.6, -35.5, ChargeState.DISCHARGING, (31, -2), (3310, 3305, 3298))
+BMS = BatteryInfo(76, 48.6, -35.5, ChargeState.DISCHARGING, (31, -2), (3310, 3305, 3298), 0x0103)
 
 # item bytes exactly as docs/protocol.md specifies them
 ITEMS = [
@@ -43,6 +46,18 @@ ITEMS = [
         "battery",
         "e6104c01e6fe9d02021ffe030cee0ce90ce2",
         ForkliftStatus(battery=BATTERY),
+    ),
+    (  # liquid low, cell over-voltage, cell imbalance
+        "battery with BMS flags",
+        "e6124c01e6fe9d02021ffe030cee0ce90ce20103",
+        ForkliftStatus(battery=BMS),
+    ),
+    ("fault codes", "e70a020345313204462d3431", ForkliftStatus(fault_codes=("E12", "F-41"))),
+    ("no fault active", "e70100", ForkliftStatus(fault_codes=())),
+    (
+        "BMS flags all clear",
+        "e60a32019000000000000000",
+        ForkliftStatus(battery=BatteryInfo(50, 40.0, 0.0, ChargeState.IDLE, (), (), 0)),
     ),
 ]
 
@@ -86,6 +101,12 @@ def test_other_vendors_items_stay_raw_when_extension_is_off() -> None:
         "e303090000",  # fork state 9
         "e6024c01",  # battery truncated
         "e6094c01e6fe9d02000000",  # battery with a trailing byte
+        "e60b4c01e6fe9d0200000000ff",  # battery with three trailing bytes (the flags are two)
+        "e70101",  # one fault code announced, none there
+        "e7020100",  # an empty fault code
+        "e70401024120",  # a fault code with a space
+        "e7050101414141",  # a fault code followed by stray bytes
+        "e70141",  # 65 fault codes announced (more than 64)
         "f1020102",  # an id we do not define
     ],
 )
@@ -135,6 +156,12 @@ BAD = [
     ("too many cells", ForkliftStatus(battery=BatteryInfo(50, 48.0, 0.0, ChargeState.IDLE, (), (3300,) * 200)), "255"),
     ("direction", ForkliftStatus(impact=Impact(1.0, 360)), "direction_deg"),
     ("load", ForkliftStatus(load_kg=70000), "load_kg"),
+    ("flags", ForkliftStatus(battery=BatteryInfo(50, 48.0, 0.0, ChargeState.IDLE, bms_flags=0x10000)), "bms_flags"),
+    ("empty code", ForkliftStatus(fault_codes=("",)), "fault_codes"),
+    ("code with a space", ForkliftStatus(fault_codes=("E 12",)), "fault_codes"),
+    ("not ASCII", ForkliftStatus(fault_codes=("故障",)), "fault_codes"),
+    ("long code", ForkliftStatus(fault_codes=("E" * 33,)), "fault_codes"),
+    ("many codes", ForkliftStatus(fault_codes=("E1",) * 65), "at most 64"),
 ]
 
 
@@ -167,3 +194,23 @@ def test_documented_example_frame() -> None:
         speed_limit_kmh=10,
         battery=BatteryInfo(76, 48.6, -35.5, ChargeState.DISCHARGING, (31,), (3310, 3305)),
     )
+
+
+# the second worked example in docs/protocol.md §4.1: BMS flags and a fault code
+DOC_FRAME_BMS = (
+    "7e020040360100000000013800138000002b00000000000000030157faf806cc6289000c0028005a250601103100"
+    "e60f1201d8fe5c0201210207b007aa0009e7070105452d323137f47e"
+)
+
+
+def test_documented_bms_and_fault_code_example_frame() -> None:
+    message = decode_message(bytes.fromhex(DOC_FRAME_BMS))
+    loc = message.body
+    assert isinstance(loc, Location) and message.header.serial == 43
+    assert loc.time == datetime(2025, 6, 1, 2, 31, tzinfo=UTC) and loc.speed_kmh == 4.0
+    battery = BatteryInfo(18, 47.2, -42.0, ChargeState.DISCHARGING, (33,), (1968, 1962), 0x0009)
+    assert loc.forklift == ForkliftStatus(battery=battery, fault_codes=("E-217",))
+    assert battery.liquid_low and BmsFlag(battery.bms_flags or 0) == BmsFlag.LIQUID_LOW | BmsFlag.OVER_TEMPERATURE
+    assert encode_message(loc, terminal="13800138000", serial=43, version=Jt808Version.V2019) == [
+        bytes.fromhex(DOC_FRAME_BMS)
+    ]

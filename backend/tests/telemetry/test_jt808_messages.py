@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time
 import pytest
 
 from liftdesk.telemetry.codecs.jt808 import (
+    AlarmConfirmation,
     AreaAttr,
     AreaRules,
     AreaSetMode,
@@ -53,6 +54,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     RegistrationReply,
     RegistrationResult,
     ReplyResult,
+    ResendRequest,
     SetCircleAreas,
     SetParams,
     SetPolygonArea,
@@ -204,6 +206,11 @@ EXACT_BODIES: list[tuple[str, Body, Jt808Version, bytes]] = [
     ("0002", Heartbeat(), V2019, b""),
     ("0108", UpgradeResult(UpgradeType.GNSS_MODULE, UpgradeOutcome.FAILURE), V2013, bytes.fromhex("3401")),
     ("0900", PassThrough(0x41, b"\x01\x02"), V2013, bytes.fromhex("410102")),
+    # original serial, count (BYTE in 2013, WORD in 2019), the serials to send again
+    ("8003 2013", ResendRequest(0x0102, (0x0104, 0x0106)), V2013, bytes.fromhex("01020201040106")),
+    ("8003 2019", ResendRequest(0xFFFF, (0x0000,)), V2019, bytes.fromhex("ffff00010000")),
+    # alarm serial (0 = all of these types), the alarm bits: emergency + illegal move
+    ("8203", AlarmConfirmation(0, (1 << 0) | (1 << 28)), V2013, bytes.fromhex("000010000001")),
 ]
 
 
@@ -481,6 +488,9 @@ MALFORMED = [
     ("8500 unknown control", 0x8500, bytes.fromhex("0001123401"), V2019),
     ("8604 vertices missing", 0x8604, bytes.fromhex("0000000100000005"), V2013),
     ("8108 short package", 0x8108, b"\x00LD001\x00" + bytes.fromhex("0000000a00"), V2013),
+    ("8003 serials missing", 0x8003, bytes.fromhex("0001020001"), V2013),
+    ("8003 2019 count is a WORD", 0x8003, bytes.fromhex("00010200010002"), V2019),
+    ("8203 short", 0x8203, bytes.fromhex("000000"), V2013),
 ]
 
 
@@ -505,6 +515,10 @@ def test_unknown_message_id_is_raw() -> None:
     assert parse_body(0x0F01, b"\x01") == RawBody(0x0F01, b"\x01")
 
 
+def test_2011_deregistration_is_a_logout() -> None:
+    assert parse_body(0x0101, b"") == Logout()
+
+
 # ----------------------------------------------------------------------------- builder validation
 
 BAD_BUILDS: list[tuple[str, Body, Jt808Version, str]] = [
@@ -526,6 +540,9 @@ BAD_BUILDS: list[tuple[str, Body, Jt808Version, str]] = [
     ),
     ("card without result", DriverIdentity(CardStatus.INSERTED, T0), V2013, "read_result"),
     ("CAN id width", CanData(None, (CanItem(0, False, False, 1 << 29, bytes(8)),)), V2013, "can_id"),
+    ("2013 re-send request over 255", ResendRequest(1, tuple(range(256))), V2013, "more than one request"),
+    ("alarm not confirmable", AlarmConfirmation(0, 1 << 1), V2013, "alarm_types"),
+    ("no alarm to confirm", AlarmConfirmation(0, 0), V2013, "alarm_types"),
 ]
 
 

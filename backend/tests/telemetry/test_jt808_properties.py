@@ -22,6 +22,8 @@ from liftdesk.telemetry.codecs.jt808 import (
     Impact,
     Jt808Error,
     Jt808Version,
+    LiftdeskBatteryReport,
+    LiftdeskSnapshot,
     Location,
     LocationBatch,
     LockLevel,
@@ -32,6 +34,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     ParamSpec,
     ParamType,
     ParamValue,
+    PassThrough,
     PlatformGeneralReply,
     Registration,
     SeatBelt,
@@ -45,6 +48,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     encode_frame,
     encode_general_replies,
     encode_message,
+    encode_single,
     escape,
     parse_packet,
     unescape,
@@ -85,7 +89,13 @@ batteries = st.builds(
     st.sampled_from(list(ChargeState)),
     st.lists(st.integers(-128, 127), max_size=8).map(tuple),
     st.lists(u16, max_size=24).map(tuple),
+    st.none() | u16,  # the BMS flags (absent in frames of older firmware)
 )
+
+#: Item 0xE7: printable ASCII codes of 1-32 characters (the item then stays within 255 bytes).
+fault_codes = st.lists(
+    st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=32), max_size=6
+).map(tuple)
 
 forklift = st.builds(
     ForkliftStatus,
@@ -96,6 +106,7 @@ forklift = st.builds(
     st.none() | st.sampled_from(list(LockLevel)),
     st.none() | u8,
     st.none() | batteries,
+    st.none() | fault_codes,
 ).filter(lambda f: f != ForkliftStatus())
 
 STANDARD_ITEM_IDS = {0x01, 0x02, 0x03, 0x04, 0x11, 0x12, 0x13, 0x25, 0x2A, 0x2B, 0x30, 0x31}
@@ -138,6 +149,18 @@ def locations(draw: st.DrawFn) -> Location:
 @given(locations())
 def test_location_body_round_trip(loc: Location) -> None:
     assert decode_location(loc.encode()) == loc
+
+
+@SETTINGS
+@given(forklift, batteries, times.filter(lambda t: t is not None), versions)
+def test_liftdesk_pass_through_round_trip(
+    status: ForkliftStatus, battery: BatteryInfo, when: datetime, version: Jt808Version
+) -> None:
+    """0xF0 snapshots and 0xF1 battery reports (BMS flags and fault codes included) decode to what was sent."""
+    for report in (LiftdeskSnapshot(when, status), LiftdeskBatteryReport(when, battery)):
+        frame = encode_single(PassThrough.of(report), terminal="13800138000", serial=7, version=version)
+        body = decode_message(frame).body
+        assert isinstance(body, PassThrough) and body.liftdesk == report
 
 
 def _round_trip(body: Body, version: Jt808Version = Jt808Version.V2013, serial: int = 1) -> Message:

@@ -114,6 +114,33 @@ def test_timeout_evicts_stale_groups() -> None:
     assert assembler.missing(SubpackageAssembler.key(packets[0])) == (1,)
 
 
+def test_a_stale_group_is_asked_for_once_before_it_is_dropped() -> None:
+    """With ``ask_again`` the first timeout yields a re-send request (the first part's header, the missing
+    indexes) and another ``timeout`` to wait; parts arriving then still complete the message; the second timeout
+    drops it."""
+    clock = FakeClock()
+    assembler = SubpackageAssembler(timeout=30, clock=clock, ask_again=True)
+    packets = _packets(serial=100)
+    assembler.add(packets[1])  # part 2 of 3 only
+    clock.now += 31
+    assert assembler.expire() == [] and assembler.evicted == 0
+    [(header, missing)] = assembler.take_requests()
+    assert (header.msg_id, header.serial, header.subpackage, missing) == (0x0801, 100, None, (1, 3))
+    assert assembler.take_requests() == []  # handed out once
+    clock.now += 20
+    assembler.add(packets[0])
+    whole = assembler.add(packets[2])
+    assert whole is not None and whole.body == BODY
+
+    assembler.add(_packets(serial=500)[0])
+    clock.now += 31
+    assembler.expire()
+    assert len(assembler.take_requests()) == 1
+    clock.now += 31
+    assert assembler.expire() == [SubpackageAssembler.key(_packets(serial=500)[0])]
+    assert assembler.take_requests() == [] and assembler.evicted == 1 and len(assembler) == 0
+
+
 def test_add_sweeps_expired_groups() -> None:
     clock = FakeClock()
     assembler = SubpackageAssembler(timeout=10, clock=clock)

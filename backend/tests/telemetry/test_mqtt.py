@@ -17,10 +17,12 @@ from typing import Any
 
 import aiomqtt
 import pytest
+from sqlalchemy import update
 from test_gateway import add_vehicle, positions, state, terminal_row
 
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
+from liftdesk.fleet.models import Terminal, Vehicle
 from liftdesk.telemetry.commands import ACKNOWLEDGED, FAILED, PENDING, CommandService
 from liftdesk.telemetry.messages import Report
 from liftdesk.telemetry.mqtt import BrokerAddress, MqttAdapter
@@ -28,7 +30,7 @@ from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
 
 BROKER = os.environ.get("LIFTDESK_TEST_MQTT", "mqtt://127.0.0.1:1883")
-T0 = datetime(2026, 3, 2, 1, 0, tzinfo=UTC)
+T0 = (datetime.now(UTC) - timedelta(days=3)).replace(minute=0, second=0, microsecond=0)  # within retention
 WAIT = 10.0
 
 
@@ -156,6 +158,26 @@ async def test_unknown_terminals_and_bad_messages_are_dropped(mqtt: Mqtt, device
     assert await positions(mqtt.db, vid) == []
     await publish(device_client, mqtt.topic(device, "telemetry"), fix(2))  # the device is still served
     await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 6, WAIT)
+    assert len(await positions(mqtt.db, vid)) == 1
+
+
+async def test_telemetry_of_a_terminal_without_a_vehicle_is_dropped_and_counted(
+    mqtt: Mqtt, device_client: aiomqtt.Client
+) -> None:
+    """The vehicle goes away (deleted by another process, unbound): the pipeline refuses the data (UnknownDevice);
+    MQTT has no per-message failure, so the adapter logs, counts and acknowledges it instead of redelivering it."""
+    vid, device = await add_vehicle(mqtt.db)
+    await publish(device_client, mqtt.topic(device, "telemetry"), fix(0))
+    await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 1, WAIT)
+    async with mqtt.db.sessionmaker() as s:
+        await s.execute(update(Vehicle).where(Vehicle.id == vid).values(is_deleted=1))
+        await s.execute(update(Terminal).where(Terminal.device_number == device).values(vehicle_id=None))
+        await s.commit()
+    mqtt.pipeline.forget(device)
+    await publish(device_client, mqtt.topic(device, "telemetry"), fix(1))
+    await publish(device_client, mqtt.topic(device, "events"), {"type": "can", "frames": [{"id": 1, "data": "00"}]})
+    await mqtt.adapter.until(lambda: mqtt.adapter.unknown_device >= 2, WAIT)
+    assert mqtt.adapter.processed >= 3  # acknowledged: not redelivered for ever
     assert len(await positions(mqtt.db, vid)) == 1
 
 
@@ -345,3 +367,16 @@ def test_broker_urls() -> None:
     assert BrokerAddress.parse("mqtts://u%40x:p@broker:9999") == BrokerAddress("broker", 9999, "u@x", "p", True)
     with pytest.raises(ValueError, match="scheme"):
         BrokerAddress.parse("http://broker")
+
+
+def test_fix_json_round_trips_through_the_contract() -> None:
+    """The JSON form (docs/mqtt.md) carries every canonical field a terminal can report, both ways."""
+    from liftdesk.telemetry.gateway.payloads import TelemetryIn, fix_json
+
+    one = fix(0, lifting=True, forkHeightMm=800, battery={"socPct": 20, "voltageV": 47.5, "liquidLow": True},
+              faultCodes=["E-217", "BMS-OVER_TEMPERATURE"])  # fmt: skip
+    [parsed] = TelemetryIn.parse(one).to_fixes()
+    assert parsed.lifting is True and parsed.battery is not None and parsed.battery.liquid_low
+    assert parsed.fault_codes == ("E-217", "BMS-OVER_TEMPERATURE")
+    [again] = TelemetryIn.parse(fix_json(parsed)).to_fixes()
+    assert again == parsed

@@ -11,6 +11,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     AlarmFlag,
     CardStatus,
     ChargeState,
+    ForkliftStatus,
     Jt808Version,
     Location,
     ParamId,
@@ -231,3 +232,34 @@ def test_start_time_outside_shift_is_parked_at_home() -> None:
     first = drive(model, params, night + 600)
     assert first and not any(r.acc_on for r in first)
     assert all(r.speed_kmh == 0 for r in first)
+
+
+def _status(report: Location) -> ForkliftStatus:
+    assert report.forklift is not None
+    return report.forklift
+
+
+def _liquid_low(report: Location) -> bool:
+    battery = _status(report).battery
+    return battery is not None and battery.liquid_low
+
+
+def test_the_demo_fleet_shows_battery_and_fault_alarms_and_they_clear() -> None:
+    """A fresh demo (``make run``) has a lead-acid battery low on electrolyte and controller fault codes at once; a
+    fault clears after a while, and the electrolyte once the truck is watered on its charger."""
+    fleet = [make(spec) for spec in demo_specs(20)]
+    first = {model.spec.device: model.location() for model, _ in fleet}
+    low = [(m, p) for m, p in fleet if _liquid_low(first[m.spec.device])]
+    faulty = [(m, p) for m, p in fleet if _status(first[m.spec.device]).fault_codes]
+    assert low and all(m.spec.battery_chemistry is Chemistry.LEAD_ACID for m, _ in low)
+    assert faulty
+    for model, _ in faulty:
+        codes = _status(first[model.spec.device]).fault_codes
+        assert codes is not None and len(codes) == 1 and 1 <= len(codes[0]) <= 32
+    model, params = faulty[0]
+    later = drive(model, params, MONDAY + 2 * 3600)
+    assert _status(later[0]).fault_codes == _status(first[model.spec.device]).fault_codes
+    assert _status(later[-1]).fault_codes is None, "the fault cleared within two hours"
+    model, params = low[0]
+    flags = [_liquid_low(r) for r in drive(model, params, MONDAY + 7 * 86400, wire=False)]
+    assert flags[0] and not all(flags) and model.counts["waterings"] >= 1

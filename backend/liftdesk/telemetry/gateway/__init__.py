@@ -6,7 +6,9 @@ Composition (one process)::
     terminals = TerminalService(db)
     commands = CommandService(db, bus)
     await commands.start()
-    gateway = Gateway(db, pipeline, terminals, commands, host, settings.gateway_port)
+    gateway = Gateway(db, pipeline, terminals, commands, host, settings.gateway_port,
+                      vendor_extension_makers=settings.vendor_extension_makers, attributes_max_age_s=DAY_S)
+    gateway.follow(bus)  # close the connection of a terminal whose vehicle is deleted or renumbered
     await gateway.start()
     ...
     await gateway.stop(); await commands.stop(); await pipeline.stop()

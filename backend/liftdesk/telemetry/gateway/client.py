@@ -47,6 +47,8 @@ class Jt808Client:
         self.serials = SerialCounter(1)
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.closed = asyncio.Event()
+        #: The code of the last successful registration (what to authenticate with).
+        self.auth_code: str | None = None
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._task: asyncio.Task[None] | None = None
@@ -169,6 +171,8 @@ class Jt808Client:
     async def register(self, registration: Registration, wait_s: float = 5.0) -> RegistrationReply:
         reply = await self.request(registration, wait_s)
         assert isinstance(reply, RegistrationReply)
+        if reply.auth_code:
+            self.auth_code = reply.auth_code
         return reply
 
     async def authenticate(self, auth_code: str, wait_s: float = 5.0, imei: str = "", software: str = "") -> int:

@@ -62,6 +62,7 @@ class FixIn(_In):
     impact_direction: Annotated[int | None, Field(alias="impactDirection", ge=0, le=359)] = None
     seat_belt: Annotated[bool | None, Field(alias="seatBelt")] = None
     fork_height_mm: Annotated[int | None, Field(alias="forkHeightMm", ge=0)] = None
+    lifting: bool | None = None
     lock_level: Annotated[int | None, Field(alias="lockLevel", ge=0, le=2)] = None
     speed_limit_kmh: Annotated[float | None, Field(alias="speedLimitKmh", ge=0)] = None
     battery: BatteryIn | None = None
@@ -98,6 +99,7 @@ class FixIn(_In):
             impact_direction=self.impact_direction,
             seat_belt=self.seat_belt,
             fork_height_mm=self.fork_height_mm,
+            lifting=self.lifting,
             lock_level=self.lock_level,
             speed_limit_kmh=self.speed_limit_kmh,
             battery=self.battery.to_battery() if self.battery is not None else None,
@@ -152,6 +154,7 @@ def fix_json(fix: Fix) -> dict[str, Any]:
         "impactDirection": fix.impact_direction,
         "seatBelt": fix.seat_belt,
         "forkHeightMm": fix.fork_height_mm,
+        "lifting": fix.lifting,
         "lockLevel": fix.lock_level,
         "speedLimitKmh": fix.speed_limit_kmh,
     }
@@ -165,6 +168,7 @@ def fix_json(fix: Fix) -> dict[str, Any]:
             "chargeState": str(b.charge_state),
             "temperaturesC": list(b.temperatures_c),
             "cellVoltagesMv": list(b.cell_voltages_mv),
+            "liquidLow": b.liquid_low,
         }
     if fix.fault_codes:
         out["faultCodes"] = list(fix.fault_codes)

@@ -3,12 +3,20 @@
 Per connection: ``FrameSplitter`` → ``decode_packet`` (2011/2013 and 2019 headers on one port) → sub-package
 reassembly → ``parse_packet`` → handling. A frame that does not decode (escape, checksum, header) is logged and
 dropped; the connection carries on. Before authentication only registration (0x0100) and authentication (0x0102)
-are accepted; anything else is answered 0x8001 result 1 and ignored.
+are accepted; anything else is answered 0x8001 result 1 and ignored. A refused registration or authentication is
+answered (0x8100 with its result, 0x8001 result 1) and the connection is then closed.
 
 Position data (0x0200, 0x0704, Liftdesk pass-through 0x0900) is acknowledged with 0x8001 result 0 only after
 ``Pipeline.submit`` returned, i.e. once it is committed; when the submit fails there is no acknowledgement and the
 terminal sends again. Several data messages of one connection may be in the pipeline at once (``max_inflight``);
-they are submitted in arrival order.
+they are submitted in arrival order. When the pipeline says the terminal has no vehicle any more
+(:class:`UnknownDevice`: the vehicle was deleted or renumbered meanwhile) the data is answered 0x8001 result 1 and
+the connection is closed; the terminal's next authentication is refused. A vehicle deleted or renumbered through
+the API (bus topic ``VEHICLE_CHANGED``, :meth:`Gateway.follow`) closes its terminal's connection at once.
+
+Liftdesk's vendor extension (items 0xE0-0xFF, pass-through 0xF0/0xF1, ``docs/protocol.md`` §4) is decoded per
+terminal: for makers in ``vendor_extension_makers`` (the maker id of its 0x0100, or of its 0x0107 answer); other
+makers' vendor items, and those of terminals that never told us their maker, stay raw unless the list holds ``*``.
 """
 
 from __future__ import annotations
@@ -16,11 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
+from liftdesk.fleet.service import VEHICLE_CHANGED
 from liftdesk.telemetry.codecs.jt808 import (
     Authentication,
     Body,
@@ -29,6 +39,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     CardReadResult,
     CardStatus,
     DriverIdentity,
+    ForkliftStatus,
     FrameSplitter,
     GeneralReply,
     Header,
@@ -48,6 +59,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     Registration,
     RegistrationReply,
     ReplyResult,
+    ResendRequest,
     SerialCounter,
     SubpackageAssembler,
     TerminalAttributes,
@@ -61,23 +73,24 @@ from liftdesk.telemetry.codecs.jt808 import (
 )
 from liftdesk.telemetry.commands import CommandService, OutboundCommand, build_body
 from liftdesk.telemetry.gateway.mapping import (
-    battery_of,
     device_candidates,
     forklift_fields,
     location_to_fix,
     naive_utc,
+    raw_items,
 )
 from liftdesk.telemetry.gateway.payloads import fix_json
 from liftdesk.telemetry.gateway.state import last_known, set_driver
-from liftdesk.telemetry.messages import CanFrame, Fix, Report
+from liftdesk.telemetry.messages import CanFrame, Fix, Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
-from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo, TerminalService
+from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo, TerminalService, clean
 
 log = logging.getLogger("liftdesk.gateway")
 
 READ_SIZE = 64 * 1024
 WRITE_HIGH_WATER = 256 * 1024
 PROTOCOL = "jt808"
+DAY_S = 24 * 3600.0
 
 
 @dataclass
@@ -86,13 +99,19 @@ class GatewayStats:
 
     connections: int = 0
     frames: int = 0
-    bad_frames: int = 0
-    bad_bodies: int = 0
-    refused: int = 0
+    bad_frames: int = 0  #: escape, checksum, header or sub-package errors
+    bad_bodies: int = 0  #: known messages whose body does not parse (answered 0x8001 result 2)
+    refused: int = 0  #: registrations, authentications and messages before authentication refused
+    unsupported: int = 0  #: messages we do not handle (answered 0x8001 result 3)
     positions: int = 0
     acknowledged: int = 0
     submit_failures: int = 0
+    unknown_device: int = 0  #: data refused because the terminal's vehicle was gone (UnknownDevice)
     can_frames: int = 0
+    resend_requests: int = 0  #: 0x8003 sent for sub-packages that did not arrive
+    subpackages_dropped: int = 0  #: incomplete sub-packaged messages given up (after the re-send request)
+    deregistrations: int = 0
+    handler_errors: int = 0  #: unexpected exceptions while handling a message (a bug: logged with its traceback)
 
 
 class Gateway:
@@ -110,9 +129,10 @@ class Gateway:
         idle_timeout_s: float = 300.0,
         *,
         max_inflight: int = 64,
-        liftdesk_extension: bool = True,
+        vendor_extension_makers: str | Iterable[str] = "LFTDK",
         subpackage_timeout_s: float = 60.0,
         touch_interval_s: float = 60.0,
+        attributes_max_age_s: float | None = None,
     ) -> None:
         self.db = db
         self.pipeline = pipeline
@@ -122,9 +142,17 @@ class Gateway:
         self.port = port
         self.idle_timeout_s = idle_timeout_s
         self.max_inflight = max_inflight
-        self.liftdesk_extension = liftdesk_extension
+        makers = (
+            vendor_extension_makers.split(",") if isinstance(vendor_extension_makers, str) else vendor_extension_makers
+        )
+        #: Maker ids (upper case) whose terminals speak Liftdesk's vendor extension; ``*`` = every terminal.
+        self.vendor_extension_makers = frozenset(m.strip().upper() for m in makers if m.strip())
         self.subpackage_timeout_s = subpackage_timeout_s
         self.touch_interval_s = touch_interval_s
+        #: Ask a terminal for its attributes (0x8107) after it authenticated, unless asked within this many
+        #: seconds (the server passes a day, ``DAY_S``); None: never (tests and benchmarks whose terminals must
+        #: receive nothing but what they are measured on).
+        self.attributes_max_age_s = attributes_max_age_s
         self.stats = GatewayStats()
         #: Authenticated sessions by device number (one per terminal: a reconnect replaces the old one).
         self.sessions: dict[str, Session] = {}
@@ -132,6 +160,36 @@ class Gateway:
         self._serials: dict[str, SerialCounter] = {}
         self._server: asyncio.Server | None = None
         self._watchdog: asyncio.Task[None] | None = None
+        self._unsubscribe: list[Callable[[], None]] = []
+
+    def extension_for(self, maker: str | None) -> bool:
+        """Whether a terminal of this maker (None: never told us) speaks Liftdesk's vendor extension."""
+        makers = self.vendor_extension_makers
+        if "*" in makers:
+            return True
+        return maker is not None and maker.strip().upper() in makers
+
+    def follow(self, bus: Bus) -> None:
+        """Close the connection of a terminal whose vehicle is deleted or renumbered (``VEHICLE_CHANGED``), at once
+        rather than at its next position."""
+        self._unsubscribe.append(bus.subscribe(VEHICLE_CHANGED, self._vehicle_changed))
+
+    async def _vehicle_changed(self, message: dict[str, Any]) -> None:
+        vehicle_id, device = str(message.get("vehicleId") or ""), str(message.get("deviceNumber") or "")
+        for session in list(self.sessions.values()):
+            known = session.known
+            if known is None or session.device is None:
+                continue
+            if str(known.vehicle_id) != vehicle_id and session.device != device:
+                continue
+            self.pipeline.forget(session.device)  # the vehicle's context under this number, if it had one
+            now = await self.terminals.resolve(session.device)
+            if now is None:
+                log.info("%s: its vehicle was deleted or renumbered, closing the connection", session.name)
+                self.stats.unknown_device += 1
+                session.close()
+            else:
+                session.known = now
 
     async def start(self) -> None:
         if self._server is not None:
@@ -158,8 +216,14 @@ class Gateway:
                 if now - session.last_activity > idle:
                     log.info("%s: idle for %.0f s, closing", session.name, idle)
                     session.close()
-                elif session.device is not None and session.authenticated and session.last_activity > touched:
+                    continue
+                if session.device is not None and session.authenticated and session.last_activity > touched:
                     heard.append(session.device)
+                if len(session.assembler):  # sub-packages that stopped coming: ask once, then give up
+                    try:
+                        await session.check_subpackages()
+                    except Exception:
+                        log.exception("%s: checking its sub-packages failed", session.name)
             if now - touched >= self.touch_interval_s:
                 touched = now
                 try:
@@ -168,6 +232,9 @@ class Gateway:
                     log.exception("recording when %d terminals were last heard from failed", len(heard))
 
     async def stop(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
         if self._watchdog is not None:
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -237,15 +304,20 @@ class Session:
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else str(peer)
         self.splitter = FrameSplitter()
-        self.assembler = SubpackageAssembler(timeout=gateway.subpackage_timeout_s)
+        self.assembler = SubpackageAssembler(timeout=gateway.subpackage_timeout_s, ask_again=True)
         self.device: str | None = None
         self.known: Known | None = None
+        #: Decode Liftdesk's vendor extension for this terminal (decided by its maker at authentication).
+        self.liftdesk = False
         #: Terminal number as its header carries it (hex of the BCD field), used for downlink frames.
         self.terminal = ""
         self.version = Jt808Version.V2013
         self.protocol_version = 1
         self.finished = asyncio.Event()
         self.can_frames = 0
+        #: The pipeline refused this terminal's data: it has no vehicle (any more).
+        self.unknown = False
+        self._evicted = 0  # sub-packaged messages the assembler gave up, counted into the stats so far
         self._terminal_key = ""
         self._serials = SerialCounter()
         self._slots = asyncio.Semaphore(gateway.max_inflight)
@@ -413,13 +485,14 @@ class Session:
             log.warning("%s: frame dropped (%s): %s", self.name, exc, frame[:48].hex())
             return
         if whole is None:
+            await self.check_subpackages(sweep=False)  # adding may have timed out an older group
             return  # more sub-packages to come
         sub = packet.header.subpackage
         serials: tuple[int, ...] = ()
         if sub is not None:
             serials = tuple((whole.header.serial + i) & 0xFFFF for i in range(sub.total))
         try:
-            message = parse_packet(whole, liftdesk=self.gateway.liftdesk_extension)
+            message = parse_packet(whole, liftdesk=self.liftdesk)
         except BodyError as exc:
             stats.bad_bodies += 1
             log.warning("%s: %s", self.name, exc)
@@ -431,7 +504,31 @@ class Session:
         except (ConnectionError, OSError):
             raise
         except Exception:
+            stats.handler_errors += 1
             log.exception("%s: handling 0x%04x failed", self.name, message.header.msg_id)
+
+    async def check_subpackages(self, *, sweep: bool = True) -> None:
+        """Sub-packaged messages that stopped arriving: the first time a message times out, ask the terminal for
+        its missing packages (0x8003, by their serials: the first package's serial + index - 1); the second time
+        it is dropped (the terminal sends the whole message again when it gets no acknowledgement)."""
+        if sweep:
+            self.assembler.expire()
+        self.gateway.stats.subpackages_dropped += self.assembler.evicted - self._evicted
+        self._evicted = self.assembler.evicted
+        for header, missing in self.assembler.take_requests():
+            if not self.authenticated or header.terminal_key != self._terminal_key:
+                continue
+            serials = tuple((header.serial + i - 1) & 0xFFFF for i in missing)
+            log.info(
+                "%s: 0x%04x serial %d is missing %d packages, asking again",
+                self.name,
+                header.msg_id,
+                header.serial,
+                len(serials),
+            )
+            self.gateway.stats.resend_requests += 1
+            with contextlib.suppress(ConnectionError, OSError, ValueError):
+                await self._send(ResendRequest(header.serial, serials), header)
 
     async def _device_for(self, header: Header) -> str:
         """The device number the platform knows this terminal by (padded to 12 digits, or without zeros)."""
@@ -470,10 +567,12 @@ class Session:
             return
         if self.known is None or self.device is None:
             log.info("%s: 0x%04x before authentication, refused", self.name, header.msg_id)
+            self.gateway.stats.refused += 1
             await self._reply(header, ReplyResult.FAILURE)
             return
         if header.terminal_key != self._terminal_key:
             log.warning("%s: frame from terminal %s on this connection, refused", self.name, header.terminal)
+            self.gateway.stats.refused += 1
             await self._reply(header, ReplyResult.FAILURE)
             return
         self.version, self.protocol_version = header.version, header.protocol_version or 1
@@ -503,14 +602,21 @@ class Session:
             await commands.on_control_reply(device, body.reply_serial, fix_json(fix))
             await self._spawn(self._unacknowledged(header, (body.location,)))
         elif isinstance(body, LocationQueryReply):
+            fix = location_to_fix(body.location, utcnow())
+            await commands.on_location_reply(device, body.reply_serial, fix_json(fix))
             await self._spawn(self._unacknowledged(header, (body.location,)))
         elif isinstance(body, Logout):
+            # Deregistration (0x0003; 0x0101 on 2011 terminals): the code is given up, the terminal must register
+            # again. Data in flight is answered first.
             await self._drain()
+            await self.gateway.terminals.deregister(device)
+            self.gateway.stats.deregistrations += 1
             await self._reply(header)
-            log.info("%s: logged out", self.name)
+            log.info("%s: deregistered", self.name)
             self._closing = True
         else:
             log.info("%s: unsupported message 0x%04x", self.name, header.msg_id)
+            self.gateway.stats.unsupported += 1
             await self._reply(header, ReplyResult.UNSUPPORTED, serials)
 
     # ------------------------------------------------------------------ registration, authentication
@@ -523,6 +629,7 @@ class Session:
             terminal_id=body.terminal_id,
             plate=body.plate,
             protocol_version=str(int(header.version)),
+            plate_color=body.plate_color,
         )
         result, code = await self.gateway.terminals.register(device, info)
         await self._send(RegistrationReply(header.serial, result, code if result == REG_OK else None), header)
@@ -531,11 +638,14 @@ class Session:
             log.warning("%s: registration of %s refused (result %d)", self.name, device, result)
             self._closing = True
         else:
+            self.gateway.pipeline.forget(device)  # it may have a vehicle now that it did not have before
             log.info("%s: %s registered (%s %s)", self.name, device, body.maker_id, body.model)
 
     async def _authenticate(self, header: Header, body: Authentication) -> None:
         device = await self._device_for(header)
-        known = await self.gateway.terminals.authenticate(device, body.auth_code)
+        known = await self.gateway.terminals.authenticate(
+            device, body.auth_code, imei=body.imei, software_version=body.software_version
+        )
         if known is None:
             self.gateway.stats.refused += 1
             log.warning("%s: authentication of %s refused", self.name, device)
@@ -545,10 +655,22 @@ class Session:
         self.version, self.protocol_version = header.version, header.protocol_version or 1
         self.terminal, self._terminal_key = header.terminal, header.terminal_key
         previous, self.device, self.known = self.device, device, known
+        self.liftdesk = self.gateway.extension_for(known.maker)
         await self._reply(header)
         if previous != device:
             log.info("%s: authenticated (%s, JT/T 808-%d)", self.name, known.tenant_id, int(header.version))
             await self.gateway._online(self, device)
+            if self.gateway.attributes_max_age_s is not None:
+                await self._spawn(self._query_attributes(known, self.gateway.attributes_max_age_s))
+
+    async def _query_attributes(self, known: Known, max_age_s: float) -> None:
+        """Ask the terminal what it is (0x8107 → 0x0107: model, ICCID, hardware and firmware versions) through the
+        command service, as a command of no user, unless it was asked recently."""
+        if not await self.gateway.terminals.attributes_due(known.device_number, max_age_s):
+            return
+        await self.gateway.commands.create(
+            known.tenant_id, known.vehicle_id, known.device_number, "query_attributes", 0x8107, {}, None
+        )
 
     # ------------------------------------------------------------------ data
 
@@ -563,6 +685,7 @@ class Session:
         self._tasks.discard(task)
         self._slots.release()
         if not task.cancelled() and task.exception() is not None:
+            self.gateway.stats.handler_errors += 1
             log.error("%s: data handler failed", self.name, exc_info=task.exception())
 
     async def _drain(self) -> None:
@@ -571,10 +694,18 @@ class Session:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def _submit(self, reports: list[Report]) -> bool:
+        """Hand reports to the pipeline; True once committed. False when not stored: after a failure (no answer:
+        the terminal sends again), or when the terminal has no vehicle any more (:attr:`unknown` is then set: the
+        caller answers result 1, and the connection is closed)."""
         try:
             await self.gateway.pipeline.submit(reports)
         except asyncio.CancelledError:
             raise
+        except UnknownDevice:
+            self.gateway.stats.unknown_device += 1
+            log.warning("%s: the terminal has no vehicle any more; its data is refused", self.name)
+            self.unknown = True
+            return False
         except Exception:
             self.gateway.stats.submit_failures += 1
             log.exception("%s: %d fixes not stored, not acknowledged", self.name, sum(len(r.fixes) for r in reports))
@@ -594,64 +725,93 @@ class Session:
         reports = [
             Report(self.device, fixes, now, backfill=bf, source=PROTOCOL) for _, fixes, bf, _ in pending if fixes
         ]
-        if reports and not await self._submit(reports):
+        stored = not reports or await self._submit(reports)
+        if not stored and not self.unknown:
             return
+        result = int(ReplyResult.SUCCESS if stored else ReplyResult.FAILURE)
         replies = [
-            (serial, header.msg_id, int(ReplyResult.SUCCESS))
+            (serial, header.msg_id, result)
             for header, _, _, serials in pending
             for serial in serials or (header.serial,)
         ]
         with contextlib.suppress(ConnectionError, OSError):
             await self._write(self._replies(replies, pending[-1][0]))
-            self.gateway.stats.acknowledged += len(pending)
+            if stored:
+                self.gateway.stats.acknowledged += len(pending)
+        if not stored:
+            self._close_unknown()
+
+    def _close_unknown(self) -> None:
+        """The terminal has no vehicle any more: its refusals go out, then the connection closes."""
+        with contextlib.suppress(Exception):
+            self._flush()
+        self.close()
+
+    async def _stored(self, header: Header, reports: list[Report], serials: tuple[int, ...]) -> bool:
+        """Submit, then answer: result 0 once stored, result 1 (and close) when the terminal has no vehicle, none
+        when storing failed (the terminal sends again)."""
+        if await self._submit(reports):
+            await self._reply(header, serials=serials)
+            return True
+        if self.unknown:
+            await self._reply(header, ReplyResult.FAILURE, serials)
+            self._close_unknown()
+        return False
 
     async def _unacknowledged(self, header: Header, locations: Iterable[Location]) -> None:
         """A position that came as an answer (0x0500, 0x0201): stored, not acknowledged."""
         assert self.device is not None
         now = utcnow()
         await self._submit([Report(self.device, tuple(location_to_fix(loc, now) for loc in locations), now)])
+        if self.unknown:
+            self._close_unknown()
 
     async def _pass_through(self, header: Header, body: PassThrough, serials: tuple[int, ...]) -> None:
-        """Liftdesk battery report (0xF1) or status snapshot (0xF0): a fix at the last known position."""
+        """Liftdesk battery report (0xF1) or status snapshot (0xF0): a fix at the last known position, or, before
+        any position is known, a fix marked invalid (status bit 1 clear) at 0, 0 whose battery and forklift values
+        the pipeline keeps on the vehicle's state without taking the place for a location. Acknowledged once stored.
+        Other pass-through types are acknowledged only (we do not know what they carry)."""
         report = body.liftdesk
         if report is None or self.known is None:
             await self._reply(header, serials=serials)
             return
         now = utcnow()
         last = await last_known(self.gateway.db, self.device or "", self.known.vehicle_id)
-        if last is None:
-            log.info("%s: pass-through 0x%02x without a known position, acknowledged only", self.name, body.kind)
-            await self._reply(header, serials=serials)
-            return
         kw: dict[str, Any]
-        extra: dict[str, Any] = {"position": "last known", "pass_through": int(body.kind)}
+        extra: dict[str, Any] = {"pass_through": int(body.kind)}
         if isinstance(report, LiftdeskBatteryReport):
-            kw = {"battery": battery_of(report.battery)}
+            kw, more = forklift_fields(ForkliftStatus(battery=report.battery))
         else:
             assert isinstance(report, LiftdeskSnapshot)
             kw, more = forklift_fields(report.status)
-            extra.update(more)
-        kw.setdefault("load_kg", last.load_kg)
-        fix = Fix(
-            time=naive_utc(report.time) if report.time is not None else now,
-            lat=last.lat,
-            lon=last.lon,
-            speed_kmh=last.speed_kmh,
-            direction=last.direction,
-            alarm=last.alarm,
-            status=last.status,
-            extra=extra,
-            **kw,
-        )
-        if await self._submit([Report(self.device or "", (fix,), now, source=PROTOCOL)]):
-            await self._reply(header, serials=serials)
+            if report.unknown_items:
+                raw_items(report.unknown_items, more)
+        extra.update(more)
+        when = naive_utc(report.time) if report.time is not None else now
+        if last is None:
+            extra["position"] = "none"
+            fix = Fix(time=when, lat=0.0, lon=0.0, status=0, extra=extra, **kw)
+        else:
+            extra["position"] = "last known"
+            kw.setdefault("load_kg", last.load_kg)
+            fix = Fix(
+                time=when,
+                lat=last.lat,
+                lon=last.lon,
+                speed_kmh=last.speed_kmh,
+                direction=last.direction,
+                alarm=last.alarm,
+                status=last.status,
+                extra=extra,
+                **kw,
+            )
+        if await self._stored(header, [Report(self.device or "", (fix,), now, source=PROTOCOL)], serials):
             self.gateway.stats.acknowledged += 1
 
     async def _can(self, header: Header, body: CanData, serials: tuple[int, ...]) -> None:
         """0x0705: the vehicle's latest value of each CAN id, acknowledged once stored."""
         frames = tuple(CanFrame(i.can_id, i.data, i.channel, i.extended) for i in body.items)
-        if await self._submit([Report(self.device or "", (), self._read_at, source=PROTOCOL, can=frames)]):
-            await self._reply(header, serials=serials)
+        await self._stored(header, [Report(self.device or "", (), self._read_at, source=PROTOCOL, can=frames)], serials)
 
     async def _driver(self, header: Header, body: DriverIdentity) -> None:
         assert self.known is not None and self.device is not None
@@ -664,9 +824,16 @@ class Session:
             await self._reply(header)
             return
         known = self.known
-        await set_driver(
-            self.gateway.db, self.gateway.pipeline, self.device, known.tenant_id, known.vehicle_id, name, card
-        )
+        try:
+            await set_driver(
+                self.gateway.db, self.gateway.pipeline, self.device, known.tenant_id, known.vehicle_id, name, card
+            )
+        except UnknownDevice:
+            self.gateway.stats.unknown_device += 1
+            self.unknown = True
+            await self._reply(header, ReplyResult.FAILURE)
+            self._close_unknown()
+            return
         await self._reply(header)
 
     async def _attributes(self, body: TerminalAttributes) -> None:
@@ -682,16 +849,20 @@ class Session:
             "gnssModules": body.gnss_modules,
             "commModules": body.comm_modules,
         }
-        await self.gateway.terminals.set_online(
+        await self.gateway.terminals.update_attributes(
             self.device,
-            True,
-            maker=body.maker_id[:32],
-            model=body.model[:64],
-            terminal_id=body.terminal_id[:64],
-            iccid=body.iccid[:32],
-            hardware_version=body.hardware_version[:64],
-            firmware_version=body.firmware_version[:64],
+            maker=body.maker_id,
+            model=body.model,
+            terminal_id=body.terminal_id,
+            iccid=body.iccid,
+            hardware_version=body.hardware_version,
+            firmware_version=body.firmware_version,
         )
+        maker = clean(body.maker_id, 32)
+        if maker and self.known is not None and self.known.maker != maker:
+            # A terminal that never registered here told us its maker: its vendor items are read accordingly now.
+            self.known = Known(self.known.device_number, self.known.tenant_id, self.known.vehicle_id, maker)
+            self.liftdesk = self.gateway.extension_for(maker)
         await self.gateway.commands.on_attributes(self.device, attributes)
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from liftdesk.core.db import Database
 from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
+from liftdesk.telemetry.terminals import clean
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ async def set_driver(
     and writes it with every batch, so the change is then also passed through its queue
     (:meth:`Pipeline.set_driver`): a batch in flight cannot write the previous name back after this.
     """
-    values = {"driver_name": name[:64] if name else None, "driver_card": card[:32] if card else None}
+    values = {"driver_name": clean(name, 64), "driver_card": clean(card, 32)}  # terminal text: no NULs etc.
     for _ in range(2):
         async with db.sessionmaker() as s:
             result = await s.execute(update(VehicleState).where(_which(device, vehicle_id)).values(**values))  # type: ignore[arg-type]

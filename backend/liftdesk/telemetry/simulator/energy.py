@@ -3,6 +3,10 @@
 The battery is a state of charge, a pack resistance and a first-order thermal model: good enough for
 believable voltage sag under load, charge curves, warming while working or charging, and a slightly
 weak cell on some packs.  Current sign follows the Liftdesk battery item: positive = charging.
+
+A flooded lead-acid pack also has an electrolyte level: charging boils water off (mostly at the end of a
+charge), and the BMS raises "liquid low" (:class:`BmsFlag`) below :data:`ELECTROLYTE_LOW` until someone
+waters the battery.  A pack hotter than :data:`OVER_TEMPERATURE_C` raises "over temperature".
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from bisect import bisect_right
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from liftdesk.telemetry.codecs.jt808 import BatteryInfo, ChargeState
+from liftdesk.telemetry.codecs.jt808 import BatteryInfo, BmsFlag, ChargeState
 
 from .schedule import LOCAL_TZ
 from .specs import Chemistry
@@ -21,6 +25,11 @@ from .specs import Chemistry
 # LiFePO4 open-circuit voltage per cell by state of charge.
 _LFP_SOC = (0.0, 0.05, 0.10, 0.20, 0.30, 0.50, 0.70, 0.90, 0.95, 1.0)
 _LFP_OCV = (2.80, 3.05, 3.18, 3.24, 3.27, 3.30, 3.32, 3.34, 3.38, 3.45)
+#: Electrolyte level (1.0 = just watered) below which the BMS reports "liquid low".
+ELECTROLYTE_LOW = 0.35
+#: Electrolyte lost per hour of charging (gassing; watering is due about weekly on a one-shift truck).
+_WATER_LOSS_PER_CHARGE_H = 0.012
+OVER_TEMPERATURE_C = 55.0
 
 
 def ambient_c(t: float) -> float:
@@ -39,7 +48,15 @@ def _ambient(slot: int) -> float:
 
 
 class Battery:
-    def __init__(self, chemistry: Chemistry, capacity_ah: float, soc: float, rng: random.Random, t: float) -> None:
+    def __init__(
+        self,
+        chemistry: Chemistry,
+        capacity_ah: float,
+        soc: float,
+        rng: random.Random,
+        t: float,
+        electrolyte: float = 1.0,
+    ) -> None:
         self.chemistry = chemistry
         self.capacity_ah = capacity_ah
         self.soc = min(1.0, max(0.0, soc))
@@ -55,6 +72,8 @@ class Battery:
         self.sensor_offsets = tuple(rng.uniform(-1.2, 1.2) for _ in range(2 if lead else 4))
         self.current_a = 0.0
         self.state = ChargeState.IDLE
+        #: Flooded lead-acid only (None for sealed lithium packs).
+        self.electrolyte: float | None = electrolyte if chemistry is Chemistry.LEAD_ACID else None
 
     # ------------------------------------------------------------------ physics
 
@@ -102,8 +121,28 @@ class Battery:
                 self.step(0.0, h, t, ChargeState.FULL)
             else:
                 self.step(self.charge_current(), h, t, ChargeState.CHARGING)
+                if self.electrolyte is not None:
+                    gassing = 1.0 if self.soc > 0.8 else 0.3
+                    self.electrolyte = max(0.0, self.electrolyte - _WATER_LOSS_PER_CHARGE_H * gassing * h / 3600)
             left -= h
             t += h
+
+    @property
+    def liquid_low(self) -> bool:
+        return self.electrolyte is not None and self.electrolyte < ELECTROLYTE_LOW
+
+    def water(self) -> None:
+        """Top the electrolyte up (maintenance)."""
+        if self.electrolyte is not None:
+            self.electrolyte = 1.0
+
+    def bms_flags(self) -> int:
+        flags = BmsFlag(0)
+        if self.liquid_low:
+            flags |= BmsFlag.LIQUID_LOW
+        if self.temp_c > OVER_TEMPERATURE_C:
+            flags |= BmsFlag.OVER_TEMPERATURE
+        return int(flags)
 
     # ------------------------------------------------------------------ reports
 
@@ -136,6 +175,7 @@ class Battery:
             charge_state=self.state,
             temperatures_c=temps,
             cell_voltages_mv=cells,
+            bms_flags=self.bms_flags(),
         )
 
 

@@ -8,7 +8,8 @@ Each :class:`SimulatedForklift` runs two loops:
   (0x8001 whose reply-serial matches);
 * the *connection* connects, registers (0x0100, only while it has no auth code), authenticates (0x0102),
   re-sends what the outbox still holds as 0x0704 blind-zone backfill, sends heartbeats when idle, and
-  answers platform commands.  Refusals and dropped links are retried with exponential backoff.
+  answers platform commands.  Refusals and dropped links are retried with exponential backoff.  When it
+  stops it deregisters (0x0003) and forgets its code, as a terminal being switched off for good does.
 
 Simulated time runs ``speedup`` times faster than the wall clock and starts at ``start`` (default: now),
 so report times are simulated times.  Network timeouts and backoff are wall-clock seconds.
@@ -30,6 +31,7 @@ from typing import Any
 
 from liftdesk.telemetry.codecs.jt808 import (
     MAX_BODY,
+    AlarmConfirmation,
     AreaSetMode,
     Authentication,
     BatchType,
@@ -439,8 +441,9 @@ class SimulatedForklift:
             ]
             await asyncio.wait([reader_task, *waiters[1:]], return_when=asyncio.FIRST_COMPLETED)
             if stop.is_set() and not reader_task.done():
-                with contextlib.suppress(OSError, ConnectionError):
+                with contextlib.suppress(OSError, ConnectionError, TimeoutError):
                     await asyncio.wait_for(self._send(Logout()), 1.0)
+                self.auth_code = None  # deregistered: the platform no longer takes that code
             return True
         finally:
             self._online = False
@@ -575,6 +578,9 @@ class SimulatedForklift:
             self.texts.append(body.text)
             del self.texts[:-50]
             log.info("%s display: %s", self.spec.label, body.text)
+            await self._reply(serial, header.msg_id, ReplyResult.SUCCESS)
+        elif isinstance(body, AlarmConfirmation):
+            log.info("%s: alarms 0x%08x confirmed by the platform", self.spec.label, body.alarm_types)
             await self._reply(serial, header.msg_id, ReplyResult.SUCCESS)
         elif isinstance(body, SetCircleAreas | SetRectangleAreas | SetPolygonArea | DeleteAreas):
             self._areas(body)

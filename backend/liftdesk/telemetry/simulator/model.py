@@ -7,6 +7,10 @@ operator speeds, overloads, forgets the seat belt or bumps into a rack.  Termina
 a lock level ≥ 1 holds it still, the vendor speed limit caps its speed, calibration factors scale what
 the sensors report, the collision threshold filters impacts.
 
+Now and then the truck's controller also reports a fault code (item 0xE7) for a while, and a flooded lead-acid
+battery runs low on electrolyte until it is watered (the BMS "liquid low" flag); a few trucks start that way, so
+a fresh demo shows battery and fault alarms at once.
+
 Time is epoch seconds (float).  :meth:`ForkliftModel.advance` moves the model forward and stops early at
 events worth an immediate report (ACC on/off, an impact); :meth:`ForkliftModel.location` is the 0x0200
 body of the present moment.
@@ -52,6 +56,13 @@ _CREEP_MS = 0.3
 _RACK_LEVELS_MM = (0, 1500, 3000, 4500, 6000, 7500, 9000)
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐"
 _GIVEN = ("伟", "芳", "磊", "军", "洋", "勇", "杰", "涛", "明", "超", "建国", "志强", "海燕", "俊杰", "秀英", "晓东")
+#: Controller fault codes a truck may show (traction/pump controller style): traction motor over-temperature,
+#: pump motor over-temperature, brake switch, accelerator out of range, contactor welded.
+_FAULT_CODES = ("E-217", "E-305", "F-41", "H-12", "C-07")
+#: Mean seconds between two controller faults (one falling due while parked shows at power-on), and how long one
+#: lasts.
+_FAULT_EVERY_S = 4 * 86400.0
+_FAULT_LASTS_S = (600.0, 3600.0)
 
 
 class Kind(Enum):
@@ -126,10 +137,14 @@ class ForkliftModel:
         working = self.schedule.window_at(start) is not None
         level = rng.uniform(0.45, 0.9) if working else rng.uniform(0.6, 1.0)
         chemistry = spec.battery_chemistry
+        # Faults and electrolyte draw from their own generator, so they leave every other random choice as it was.
+        self.fault_rng = random.Random(f"faults:{spec.device}:{spec.seed}")
+        frng = self.fault_rng
         self.battery: Battery | None = None
         self.tank: FuelTank | None = None
         if chemistry is not None:
-            self.battery = Battery(chemistry, rng.randint(*p.capacity_ah), level, rng, start)
+            water = frng.uniform(0.2, 0.34) if frng.random() < 0.25 else frng.uniform(0.45, 1.0)
+            self.battery = Battery(chemistry, rng.randint(*p.capacity_ah), level, rng, start, electrolyte=water)
         else:
             self.tank = FuelTank(rng.randint(*p.tank_l), level)
 
@@ -153,6 +168,11 @@ class ForkliftModel:
         self.pending_impact: Impact | None = None
         self.overspeed_since: float | None = None
         self.events: list[DriverIdentity] = []
+        #: The controller fault shown now and until when (simulated time).
+        self.fault: tuple[str, float] | None = None
+        if frng.random() < 0.15:
+            self.fault = (frng.choice(_FAULT_CODES), start + frng.uniform(*_FAULT_LASTS_S))
+        self._next_fault = start + frng.expovariate(1.0 / _FAULT_EVERY_S)
         #: Counters of what happened (for logs and tests).
         self.counts: dict[str, int] = {
             "jobs": 0,
@@ -164,6 +184,8 @@ class ForkliftModel:
             "swaps": 0,
             "refuels": 0,
             "power_on": 0,
+            "faults": 1 if self.fault is not None else 0,
+            "waterings": 0,
         }
         if not working:
             self._park()
@@ -312,6 +334,9 @@ class ForkliftModel:
                     b.soc = 0.98  # battery swap at the shift change
                     self.counts["swaps"] += 1
             charge = charge or self.forced_charge
+            if b.liquid_low and self.fault_rng.random() < 0.25:
+                b.water()  # the maintenance round waters the trucks it finds on their chargers
+                self.counts["waterings"] += 1
             self.on_charger = charge and b.soc < 0.995
             if self.on_charger:
                 self.counts["charges"] += 1
@@ -664,6 +689,17 @@ class ForkliftModel:
     def battery_info(self) -> BatteryInfo | None:
         return None if self.battery is None else self.battery.info()
 
+    def fault_codes(self) -> tuple[str, ...] | None:
+        """The controller's active fault codes (item 0xE7) while a fault shows; None otherwise (item left out)."""
+        if self.fault is not None and self.t >= self.fault[1]:
+            self.fault = None
+        if self.acc_on and self.t >= self._next_fault:  # one that came due while parked shows at power-on
+            if self.fault is None:
+                self.fault = (self.fault_rng.choice(_FAULT_CODES), self.t + self.fault_rng.uniform(*_FAULT_LASTS_S))
+                self.counts["faults"] += 1
+            self._next_fault = self.t + self.fault_rng.expovariate(1.0 / _FAULT_EVERY_S)
+        return (self.fault[0],) if self.fault is not None else None
+
     def location(self, *, consume: bool = True) -> Location:
         """The 0x0200 body of this moment; ``consume`` clears a pending impact (it is reported once)."""
         spec = self.spec
@@ -700,6 +736,7 @@ class ForkliftModel:
             lock_level=LockLevel(lock),
             speed_limit_kmh=max(0, min(255, self.params.speed_limit_kmh)),
             battery=self.battery_info(),
+            fault_codes=self.fault_codes(),
         )
         phase = self.t / 600.0 + (spec.seed % 97)
         return Location(

@@ -36,7 +36,10 @@ from .errors import (
 )
 from .framing import FrameSplitter, checksum, escape, unescape
 from .liftdesk import (
+    MAX_FAULT_CODE_LENGTH,
+    MAX_FAULT_CODES,
     BatteryInfo,
+    BmsFlag,
     ChargeState,
     ForkliftStatus,
     Forks,
@@ -90,6 +93,8 @@ from .params import (
     encode_param,
 )
 from .platform import (
+    CONFIRMABLE_ALARMS,
+    AlarmConfirmation,
     AreaAttr,
     AreaRules,
     AreaSetMode,
@@ -104,6 +109,7 @@ from .platform import (
     RectangleArea,
     RegistrationReply,
     RegistrationResult,
+    ResendRequest,
     SetCircleAreas,
     SetParams,
     SetPolygonArea,
@@ -146,9 +152,13 @@ from .terminal import (
 
 __all__ = [
     "ACK_CLEARED_ALARMS",
+    "CONFIRMABLE_ALARMS",
     "MAX_BODY",
+    "MAX_FAULT_CODES",
+    "MAX_FAULT_CODE_LENGTH",
     "PARAM_SPECS",
     "PARSERS",
+    "AlarmConfirmation",
     "AlarmFlag",
     "AreaAlarmInfo",
     "AreaAttr",
@@ -158,6 +168,7 @@ __all__ = [
     "Authentication",
     "BatchType",
     "BatteryInfo",
+    "BmsFlag",
     "Body",
     "BodyError",
     "CanData",
@@ -222,6 +233,7 @@ __all__ = [
     "RegistrationReply",
     "RegistrationResult",
     "ReplyResult",
+    "ResendRequest",
     "RouteTimeInfo",
     "SeatBelt",
     "SerialCounter",

@@ -24,6 +24,7 @@ from .errors import BodyError
 from .location import Location, decode_location
 from .packet import MAX_BODY, Header, Jt808Version, Packet, decode_packet, encode_frame, encode_frames
 from .platform import (
+    AlarmConfirmation,
     DeleteCircleAreas,
     DeletePolygonAreas,
     DeleteRectangleAreas,
@@ -31,6 +32,7 @@ from .platform import (
     QueryAllParams,
     QueryParams,
     RegistrationReply,
+    ResendRequest,
     SetCircleAreas,
     SetParams,
     SetPolygonArea,
@@ -39,12 +41,14 @@ from .platform import (
     TextMessage,
     UpgradePackage,
     VehicleControl,
+    parse_alarm_confirmation,
     parse_delete_circle_areas,
     parse_delete_polygon_areas,
     parse_delete_rectangle_areas,
     parse_platform_general_reply,
     parse_query_params,
     parse_registration_reply,
+    parse_resend_request,
     parse_set_circle_areas,
     parse_set_params,
     parse_set_polygon_area,
@@ -111,6 +115,8 @@ Body = (
     | PassThrough
     | PlatformGeneralReply
     | RegistrationReply
+    | ResendRequest
+    | AlarmConfirmation
     | SetParams
     | QueryAllParams
     | QueryParams
@@ -178,6 +184,7 @@ PARSERS: dict[int, _Parser] = {
     0x0002: _empty(Heartbeat),
     0x0003: _empty(Logout),
     0x0100: _plain(parse_registration),
+    0x0101: _empty(Logout),  # 2011 terminals deregister with 0x0101
     0x0102: _plain(parse_authentication),
     0x0104: _plain(parse_param_query_reply),
     0x0107: _plain(parse_terminal_attributes),
@@ -190,12 +197,14 @@ PARSERS: dict[int, _Parser] = {
     0x0705: _plain(parse_can_data),
     0x0900: _pass_through,
     0x8001: _plain(parse_platform_general_reply),
+    0x8003: _plain(parse_resend_request),
     0x8100: _plain(parse_registration_reply),
     0x8103: _plain(parse_set_params),
     0x8104: _empty(QueryAllParams),
     0x8105: _plain(parse_terminal_control),
     0x8106: _plain(parse_query_params),
     0x8108: _plain(parse_upgrade_package),
+    0x8203: _plain(parse_alarm_confirmation),
     0x8300: _plain(parse_text_message),
     0x8500: _plain(parse_vehicle_control),
     0x8600: _plain(parse_set_circle_areas),

@@ -12,12 +12,18 @@ Item   Name                        Value
 0xE3   forks                       BYTE state (0 lowered, 1 lifting, 2 lowering, 3 raised), WORD height mm
 0xE4   lock level                  BYTE 0 unlocked, 1 soft lock, 2 full lock
 0xE5   speed limit in force        BYTE km/h (0 = none)
-0xE6   battery                     see :class:`BatteryInfo`
+0xE6   battery                     see :class:`BatteryInfo` (optionally ending with the BMS flags)
+0xE7   active fault codes          BYTE count, then per code BYTE length (1-32) + ASCII
 =====  ==========================  =================================================================
 
 Pass-through 0xF0 carries a snapshot (BCD[6] time + the same item list); 0xF1 carries a
 battery report (BCD[6] time + the 0xE6 value).  Other vendors use the same ranges for other
-things, so decoders only apply this table when asked to (``liftdesk=True``, the default).
+things, so decoders only apply this table when asked to (``liftdesk=True``, the default; the
+gateway decides per terminal by its maker).
+
+Later additions are compatible with frames from older firmware: the BMS flags WORD is an
+optional tail of the battery value (absent → ``BatteryInfo.bms_flags`` is None), and 0xE7 is a
+new item id (older platforms keep it raw).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from datetime import datetime
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 
 from ._wire import U16, check_range, check_uint, decode_time, encode_time, scaled
 from .errors import EncodeError
@@ -41,6 +47,7 @@ class LiftdeskItem(IntEnum):
     LOCK_LEVEL = 0xE4
     SPEED_LIMIT = 0xE5
     BATTERY = 0xE6
+    FAULT_CODES = 0xE7
 
 
 class LiftdeskPassThrough(IntEnum):
@@ -78,6 +85,29 @@ class ChargeState(IntEnum):
     FAULT = 4
 
 
+class BmsFlag(IntFlag):
+    """The BMS flags WORD at the end of a battery value: conditions the battery management system reports.
+
+    Bits 10-15 are reserved; a terminal that sets one is passed on as it is (the platform names it by number).
+    """
+
+    LIQUID_LOW = 1 << 0  #: electrolyte level low (flooded lead-acid): the battery needs water
+    CELL_OVER_VOLTAGE = 1 << 1
+    CELL_UNDER_VOLTAGE = 1 << 2
+    OVER_TEMPERATURE = 1 << 3
+    UNDER_TEMPERATURE = 1 << 4
+    CHARGE_OVER_CURRENT = 1 << 5
+    DISCHARGE_OVER_CURRENT = 1 << 6
+    INSULATION_FAULT = 1 << 7
+    CELL_IMBALANCE = 1 << 8
+    BMS_FAULT = 1 << 9  #: the BMS itself (internal fault, lost contact with its cell monitors)
+
+
+#: Fault code limits of item 0xE7 (they fit the canonical ``Fix.fault_codes`` and the MQTT contract).
+MAX_FAULT_CODES = 64
+MAX_FAULT_CODE_LENGTH = 32
+
+
 @dataclass(frozen=True, slots=True)
 class Impact:
     accel_g: float  #: peak acceleration, 0.01 g resolution
@@ -96,7 +126,7 @@ class BatteryInfo:
 
     Wire layout: SOC BYTE % · voltage WORD 0.1 V · current int16 0.1 A (positive = charging,
     negative = discharging) · charge state BYTE · temperature count BYTE + int8 °C each ·
-    cell count BYTE + WORD mV each.
+    cell count BYTE + WORD mV each · optionally the BMS flags WORD (:class:`BmsFlag`).
     """
 
     soc_pct: int
@@ -105,6 +135,12 @@ class BatteryInfo:
     charge_state: ChargeState
     temperatures_c: tuple[int, ...] = ()
     cell_voltages_mv: tuple[int, ...] = ()
+    #: :class:`BmsFlag` bits; None when the terminal does not send the flags (firmware before they existed).
+    bms_flags: int | None = None
+
+    @property
+    def liquid_low(self) -> bool:
+        return bool(self.bms_flags and self.bms_flags & BmsFlag.LIQUID_LOW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +154,8 @@ class ForkliftStatus:
     lock_level: LockLevel | None = None
     speed_limit_kmh: int | None = None
     battery: BatteryInfo | None = None
+    #: Item 0xE7: the fault codes active now (``()`` = the item says none is); None when the item is absent.
+    fault_codes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +191,32 @@ def decode_battery(raw: bytes) -> BatteryInfo:
     n_cells = raw[offset]
     offset += 1
     cells = struct.unpack_from(f">{n_cells}H", raw, offset)
-    if offset + 2 * n_cells != len(raw):
+    offset += 2 * n_cells
+    flags: int | None = None
+    if len(raw) == offset + 2:  # the optional BMS flags
+        flags = U16.unpack_from(raw, offset)[0]
+    elif len(raw) != offset:
         raise ValueError("battery item length does not match its cell count")
-    return BatteryInfo(soc, voltage / 10, current / 10, ChargeState(state), temps, cells)
+    return BatteryInfo(soc, voltage / 10, current / 10, ChargeState(state), temps, cells, flags)
+
+
+def decode_fault_codes(raw: bytes) -> tuple[str, ...]:
+    """Item 0xE7: count BYTE, then each code as length BYTE (1-32) + printable ASCII (0x21-0x7E)."""
+    count = raw[0]
+    if count > MAX_FAULT_CODES:
+        raise ValueError(f"{count} fault codes exceed {MAX_FAULT_CODES}")
+    codes: list[str] = []
+    offset = 1
+    for _ in range(count):
+        size = raw[offset]
+        code = raw[offset + 1 : offset + 1 + size]
+        if not 1 <= size <= MAX_FAULT_CODE_LENGTH or len(code) != size or not all(0x21 <= c <= 0x7E for c in code):
+            raise ValueError("fault code is empty, too long, truncated or not printable ASCII")
+        codes.append(code.decode("ascii"))
+        offset += 1 + size
+    if offset != len(raw):
+        raise ValueError("fault code item length does not match its codes")
+    return tuple(codes)
 
 
 def decode_status(items: list[tuple[int, bytes]]) -> tuple[ForkliftStatus, list[tuple[int, bytes]]]:
@@ -167,6 +228,7 @@ def decode_status(items: list[tuple[int, bytes]]) -> tuple[ForkliftStatus, list[
     lock_level: LockLevel | None = None
     speed_limit: int | None = None
     battery: BatteryInfo | None = None
+    faults: tuple[str, ...] | None = None
     rest: list[tuple[int, bytes]] = []
     for item_id, value in items:
         size = len(value)
@@ -187,11 +249,13 @@ def decode_status(items: list[tuple[int, bytes]]) -> tuple[ForkliftStatus, list[
                 speed_limit = value[0]
             elif item_id == 0xE6:
                 battery = decode_battery(value)
+            elif item_id == 0xE7 and size >= 1:
+                faults = decode_fault_codes(value)
             else:
                 rest.append((item_id, value))
         except (ValueError, struct.error, IndexError):
             rest.append((item_id, value))
-    status = ForkliftStatus(load_kg, impact, seat_belt, forks, lock_level, speed_limit, battery)
+    status = ForkliftStatus(load_kg, impact, seat_belt, forks, lock_level, speed_limit, battery, faults)
     return status, rest
 
 
@@ -241,12 +305,30 @@ def encode_battery(battery: BatteryInfo) -> bytes:
         check_range(t, -128, 127, f"{what}.temperatures_c")
     for c in cells:
         check_uint(c, 16, f"{what}.cell_voltages_mv")
+    flags = b"" if battery.bms_flags is None else U16.pack(check_uint(int(battery.bms_flags), 16, f"{what}.bms_flags"))
     return (
         _BATTERY_HEAD.pack(soc, voltage, current, state, len(temps))
         + struct.pack(f">{len(temps)}b", *temps)
         + bytes((len(cells),))
         + struct.pack(f">{len(cells)}H", *cells)
+        + flags
     )
+
+
+def encode_fault_codes(codes: tuple[str, ...]) -> bytes:
+    if len(codes) > MAX_FAULT_CODES:
+        raise EncodeError(f"fault_codes: at most {MAX_FAULT_CODES} codes")
+    out = bytearray((len(codes),))
+    for code in codes:
+        try:
+            raw = code.encode("ascii")
+        except (AttributeError, UnicodeEncodeError):  # not a string, or not ASCII: refused below
+            raw = b""
+        if not 1 <= len(raw) <= MAX_FAULT_CODE_LENGTH or not all(0x21 <= c <= 0x7E for c in raw):
+            raise EncodeError(f"fault_codes: {code!r} is not 1-{MAX_FAULT_CODE_LENGTH} printable ASCII characters")
+        out.append(len(raw))
+        out += raw
+    return bytes(out)
 
 
 def encode_item(item_id: int, value: bytes) -> bytes:
@@ -275,6 +357,8 @@ def encode_status(status: ForkliftStatus) -> bytes:
         out += encode_item(0xE5, bytes((check_uint(status.speed_limit_kmh, 8, "speed_limit_kmh"),)))
     if status.battery is not None:
         out += encode_item(0xE6, encode_battery(status.battery))
+    if status.fault_codes is not None:
+        out += encode_item(0xE7, encode_fault_codes(status.fault_codes))
     return bytes(out)
 
 
@@ -292,7 +376,10 @@ def encode_battery_report(report: LiftdeskBatteryReport) -> bytes:
 
 
 __all__ = [
+    "MAX_FAULT_CODES",
+    "MAX_FAULT_CODE_LENGTH",
     "BatteryInfo",
+    "BmsFlag",
     "ChargeState",
     "ForkState",
     "ForkliftStatus",

@@ -64,6 +64,42 @@ def parse_platform_general_reply(body: bytes, version: Jt808Version = V2013) -> 
     return PlatformGeneralReply(serial, msg_id, enum_or_int(ReplyResult, result))
 
 
+# --------------------------------------------------------------------------- 0x8003
+
+
+@dataclass(frozen=True, slots=True)
+class ResendRequest:
+    """0x8003 the platform asks for the sub-packages of a message it is missing.
+
+    ``original_serial`` is the serial of the message's first sub-package; ``serials`` are the serials of the
+    packages to send again (a message's sub-packages carry consecutive serials, so serial = first + index - 1).
+    The count is a BYTE in 2013 and a WORD in 2019.
+    """
+
+    msg_id: ClassVar[int] = 0x8003
+    original_serial: int
+    serials: tuple[int, ...]
+
+    def encode(self, version: Jt808Version = V2013) -> bytes:
+        count = len(self.serials)
+        if count > (0xFFFF if version is V2019 else 0xFF):
+            raise EncodeError(f"serials: {count} are more than one request can carry")
+        head = U16.pack(check_uint(self.original_serial, 16, "original_serial"))
+        head += U16.pack(count) if version is V2019 else bytes((count,))
+        return head + b"".join(U16.pack(check_uint(s, 16, "serials")) for s in self.serials)
+
+
+def parse_resend_request(body: bytes, version: Jt808Version = V2013) -> ResendRequest:
+    original = U16.unpack_from(body, 0)[0]
+    if version is V2019:
+        count, offset = U16.unpack_from(body, 2)[0], 4
+    else:
+        count, offset = body[2], 3
+    if len(body) < offset + 2 * count:
+        raise ValueError(f"{count} serials need {offset + 2 * count} bytes")
+    return ResendRequest(original, struct.unpack_from(f">{count}H", body, offset))
+
+
 # --------------------------------------------------------------------------- 0x8100
 
 
@@ -191,6 +227,36 @@ class TerminalControl:
 def parse_terminal_control(body: bytes, version: Jt808Version = V2013) -> TerminalControl:
     text = body[1:].decode("gbk", errors="replace").rstrip("\x00")
     return TerminalControl(enum_or_int(TerminalCommand, body[0]), tuple(text.split(";")) if text else ())
+
+
+# --------------------------------------------------------------------------- 0x8203
+
+#: Alarm bits an operator may confirm with 0x8203 (JT/T 808 table "manual alarm confirmation"): emergency (0),
+#: danger warning (3), area (20), route (21), segment time (22), illegal ignition (27), illegal move (28).
+CONFIRMABLE_ALARMS = (1 << 0) | (1 << 3) | (1 << 20) | (1 << 21) | (1 << 22) | (1 << 27) | (1 << 28)
+
+
+@dataclass(frozen=True, slots=True)
+class AlarmConfirmation:
+    """0x8203 manual alarm confirmation: the alarms in ``alarm_types`` (0x0200 alarm bits) are handled.
+
+    ``alarm_serial`` is the serial of the 0x0200 that raised them; 0 confirms every alarm of those types.
+    """
+
+    msg_id: ClassVar[int] = 0x8203
+    alarm_serial: int
+    alarm_types: int
+
+    def encode(self, version: Jt808Version = V2013) -> bytes:
+        types = check_uint(int(self.alarm_types), 32, "alarm_types")
+        if not types or types & ~CONFIRMABLE_ALARMS:
+            raise EncodeError(f"alarm_types: 0x{types:08x} is empty or has bits that cannot be confirmed")
+        return U16.pack(check_uint(self.alarm_serial, 16, "alarm_serial")) + U32.pack(types)
+
+
+def parse_alarm_confirmation(body: bytes, version: Jt808Version = V2013) -> AlarmConfirmation:
+    serial = U16.unpack_from(body, 0)[0]
+    return AlarmConfirmation(serial, U32.unpack_from(body, 2)[0])
 
 
 # --------------------------------------------------------------------------- 0x8300

@@ -5,6 +5,10 @@ package is ``serial - (index - 1)`` for every part: groups are keyed by
 ``(terminal, msg id, first serial)`` and parts may arrive in any order.  Groups that stop
 receiving parts are evicted after ``timeout`` seconds, and the number of open groups is
 bounded so a misbehaving terminal cannot grow memory without limit.
+
+With ``ask_again=True`` a group that times out with parts missing gets one more ``timeout``:
+:meth:`SubpackageAssembler.take_requests` hands out what to ask the terminal for (0x8003),
+and the group is dropped only if it is still incomplete when that second wait runs out.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .errors import SubpackageError
-from .packet import Packet
+from .packet import Header, Packet
 
 GroupKey = tuple[str, int, int]
 """(terminal, msg id, serial of the first sub-package)."""
@@ -26,6 +30,7 @@ class _Group:
     total: int
     updated: float
     parts: dict[int, bytes] = field(default_factory=dict)
+    asked: bool = False  # a re-send of the missing parts was requested once already
 
 
 class SubpackageAssembler:
@@ -38,13 +43,16 @@ class SubpackageAssembler:
         max_groups: int = 1024,
         max_parts: int = 4096,
         clock: Callable[[], float] = time.monotonic,
+        ask_again: bool = False,
     ) -> None:
         self.timeout = timeout
         self.max_groups = max_groups
         self.max_parts = max_parts
+        self.ask_again = ask_again
         self._clock = clock
         self._groups: dict[GroupKey, _Group] = {}
         self._next_sweep = 0.0
+        self._requests: list[tuple[Header, tuple[int, ...]]] = []
         #: Groups dropped so far because they timed out or the table was full.
         self.evicted = 0
 
@@ -110,13 +118,31 @@ class SubpackageAssembler:
         return list(self._groups)
 
     def expire(self, now: float | None = None) -> list[GroupKey]:
-        """Drop groups idle for longer than ``timeout``; returns their keys."""
+        """Drop groups idle for longer than ``timeout``; returns their keys.
+
+        With ``ask_again``, a group timing out for the first time is kept for another ``timeout`` and a
+        re-send request for its missing parts is queued for :meth:`take_requests` instead.
+        """
         if now is None:
             now = self._clock()
         limit = now - self.timeout
-        stale = [k for k, g in self._groups.items() if g.updated < limit]
-        for k in stale:
+        stale: list[GroupKey] = []
+        for k, g in list(self._groups.items()):
+            if g.updated >= limit:
+                continue
+            if self.ask_again and not g.asked:
+                g.asked, g.updated = True, now
+                missing = tuple(i for i in range(1, g.total + 1) if i not in g.parts)
+                self._requests.append((replace(g.packet.header, serial=k[2], subpackage=None), missing))
+                continue
             del self._groups[k]
+            stale.append(k)
         self.evicted += len(stale)
         self._next_sweep = now + max(self.timeout / 4, 0.001)
         return stale
+
+    def take_requests(self) -> list[tuple[Header, tuple[int, ...]]]:
+        """Re-send requests due (``ask_again``): the header of each incomplete message (its ``serial`` is the
+        first sub-package's) and the indexes still missing. Each group is asked for once."""
+        requests, self._requests = self._requests, []
+        return requests
