@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -48,15 +49,18 @@ def load_contexts() -> None:
     import liftdesk.telemetry.models  # noqa: F401
 
 
-def create_app(settings: Settings | None = None, db: Database | None = None, services: bool = False) -> FastAPI:
-    """The web app. ``services`` also runs what a full server runs beside the API: the telemetry pipeline writer,
-    the live hub, the terminal gateway, the MQTT adapter and the simulated fleet (as the settings ask)."""
+def create_app(
+    settings: Settings | None = None, db: Database | None = None, services: bool = False, role: str = "all"
+) -> FastAPI:
+    """The web app. ``services`` also runs what the process's ``role`` runs beside the API (see :class:`Runtime`):
+    for ``all``, the telemetry pipeline writer, the live hub, the command service, the jobs, the terminal gateway,
+    the MQTT adapter and the simulated fleet (as the settings ask)."""
     settings = settings or get_settings()
     load_contexts()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        runtime = Runtime(app, settings)
+        runtime = Runtime(app, settings, role)
         app.state.runtime = runtime
         if services:
             await runtime.start()
@@ -100,14 +104,16 @@ def create_app(settings: Settings | None = None, db: Database | None = None, ser
 
 def wire_telemetry(app: FastAPI, settings: Settings) -> None:
     """The telemetry objects every process has (the API publishes to the bus and reads the live hub)."""
-    from liftdesk.core.bus import make_bus
+    from liftdesk.core.bus import Bus, LocalBus, RedisBus
     from liftdesk.fleet.service import FENCE_CHANGED, VEHICLE_CHANGED
+    from liftdesk.system.service import SETTINGS_CHANGED
     from liftdesk.telemetry.commands import CommandService
+    from liftdesk.telemetry.jobs import OFFLINE_TOPIC, RETENTION_TOPIC
     from liftdesk.telemetry.live import LiveHub
     from liftdesk.telemetry.pipeline import Pipeline
     from liftdesk.telemetry.terminals import TerminalService
 
-    bus = make_bus(settings.redis_url)
+    bus: Bus = RedisBus(settings.redis_url, prefix=settings.redis_prefix) if settings.redis_url else LocalBus()
     app.state.bus = bus
     app.state.pipeline = Pipeline(app.state.db, bus, tz_minutes=settings.tz_offset_minutes)
     app.state.live = LiveHub(app.state.db, bus)
@@ -116,6 +122,7 @@ def wire_telemetry(app: FastAPI, settings: Settings) -> None:
         app.state.db,
         auto_register_tenants=frozenset({settings.auto_register_tenant} - {""}),
         strict_auth=settings.strict_terminal_auth,
+        bus=bus,
     )
 
     async def _vehicle_changed(msg: dict[str, object]) -> None:
@@ -129,27 +136,74 @@ def wire_telemetry(app: FastAPI, settings: Settings) -> None:
 
     bus.subscribe(VEHICLE_CHANGED, _vehicle_changed)
     bus.subscribe(FENCE_CHANGED, _fence_changed)
+    # What the pipeline caches must follow what the jobs and the settings pages change (possibly in another process).
+    bus.subscribe(OFFLINE_TOPIC, app.state.pipeline.on_offline)
+    bus.subscribe(RETENTION_TOPIC, app.state.pipeline.on_retention)
+    bus.subscribe(SETTINGS_CHANGED, app.state.pipeline.on_settings_changed)
+
+
+#: The roles of a process (``liftdesk serve|api|gateway|worker``). ``all`` is one process doing everything (``make
+#: run``). Split, the processes share the database and the bus (Redis, ``LIFTDESK_REDIS_URL``): ``api`` serves HTTP
+#: and the live feed, creates commands and waits for their answers; ``gateway`` holds the terminals' connections
+#: (JT/T 808, MQTT), runs the pipeline and sends the commands; ``worker`` runs the scheduled jobs.
+ROLES = ("all", "api", "gateway", "worker")
 
 
 class Runtime:
-    """Starts and stops the long-running parts of a server process, in order."""
+    """Starts and stops the long-running parts of a server process, in order, as its role asks."""
 
-    def __init__(self, app: FastAPI, settings: Settings) -> None:
+    def __init__(self, app: FastAPI, settings: Settings, role: str = "all") -> None:
+        if role not in ROLES:
+            raise ValueError(f"role: {role!r} is not one of {', '.join(ROLES)}")
         self.app = app
         self.settings = settings
+        self.role = role
         self.started: list[object] = []
 
+    @property
+    def serves_http(self) -> bool:
+        return self.role in ("all", "api")
+
+    @property
+    def holds_terminals(self) -> bool:
+        return self.role in ("all", "gateway")
+
     async def start(self) -> None:
-        from liftdesk.telemetry.gateway.server import Gateway
         from liftdesk.telemetry.jobs import Jobs
+
+        state = self.app.state
+        if self.role != "all" and not self.settings.redis_url:
+            logging.getLogger("liftdesk").warning(
+                "role %s without LIFTDESK_REDIS_URL: commands, their answers and live updates stay in this process",
+                self.role,
+            )
+        await state.bus.start()
+        self.started.append(state.bus)
+        parts: list[Any] = []
+        if self.serves_http or self.holds_terminals:
+            parts.append(state.pipeline)  # the terminals' data, and HTTP ingest (``/api/liftdesk/ingest``)
+        if self.serves_http:
+            parts.append(state.live)
+        if self.role in ("all", "worker"):
+            parts.append(Jobs(state.db, state.bus))
+        for part in parts:
+            await part.start()
+            self.started.insert(0, part)
+        if self.serves_http or self.holds_terminals:
+            # Only the process holding the terminals' connections sends commands, so only it may take back what a
+            # previous one left in flight (``recover``) and sweep the queue; an API process creates and waits.
+            await state.commands.start(recover=self.holds_terminals)
+            self.started.insert(0, state.commands)
+        if self.holds_terminals:
+            await self._start_terminals()
+        tune_gc()
+
+    async def _start_terminals(self) -> None:
+        """The terminals' way in: the JT/T 808 gateway (with the demo fleet in ``all``) and the MQTT adapter."""
+        from liftdesk.telemetry.gateway.server import DAY_S, Gateway
         from liftdesk.telemetry.mqtt import MqttAdapter
 
         state, cfg = self.app.state, self.settings
-        await state.bus.start()
-        self.started.append(state.bus)
-        for part in (state.pipeline, state.live, state.commands, Jobs(state.db)):
-            await part.start()
-            self.started.insert(0, part)
         if cfg.gateway_port:
             gateway = Gateway(
                 state.db,
@@ -159,11 +213,14 @@ class Runtime:
                 host=cfg.gateway_host,
                 port=cfg.gateway_port,
                 idle_timeout_s=cfg.gateway_idle_timeout_s,
+                vendor_extension_makers=cfg.vendor_extension_makers,
+                attributes_max_age_s=DAY_S,  # ask each terminal what it is (0x8107) at most once a day
             )
+            gateway.follow(state.bus)  # a deleted or renumbered vehicle's terminal is disconnected at once
             await gateway.start()
             state.gateway = gateway
             self.started.insert(0, gateway)
-            if cfg.simulator_vehicles > 0:
+            if cfg.simulator_vehicles > 0 and self.role == "all":  # the demo fleet of ``make run``
                 self.started.insert(0, await Simulator.start(gateway.port, cfg.simulator_vehicles))
         if cfg.mqtt_url:
             mqtt = MqttAdapter(
@@ -171,7 +228,6 @@ class Runtime:
             )
             await mqtt.start()
             self.started.insert(0, mqtt)
-        tune_gc()
 
     async def stop(self) -> None:
         for part in self.started:
@@ -180,6 +236,20 @@ class Runtime:
             except Exception:
                 logging.getLogger("liftdesk").exception("stopping %r failed", part)
         self.started = []
+
+
+async def run_services(settings: Settings, role: str, stop: asyncio.Event) -> None:
+    """A process without HTTP (``liftdesk gateway``, ``liftdesk worker``): the role's parts until ``stop`` is set."""
+    app = create_app(settings, role=role)
+    runtime = Runtime(app, settings, role)
+    app.state.runtime = runtime
+    try:
+        await runtime.start()
+        logging.getLogger("liftdesk").info("liftdesk %s running", role)
+        await stop.wait()
+    finally:
+        await runtime.stop()
+        await app.state.db.dispose()
 
 
 class Simulator:

@@ -1,12 +1,23 @@
-"""``liftdesk serve|api|migrate|seed|openapi``."""
+"""``liftdesk serve|api|gateway|worker|migrate|seed|openapi|simulate``.
+
+``serve`` is everything in one process (``make run``). A larger deployment splits it by role over one database and
+one Redis (``LIFTDESK_REDIS_URL``, which carries commands, their answers, live updates and cache invalidation
+between the processes): ``api`` (HTTP, any number of them behind a balancer), ``gateway`` (the terminals: JT/T 808
+and MQTT, the pipeline, command sending; one), ``worker`` (scheduled jobs; one). ``serve`` and ``api`` migrate and
+seed an empty database first (``--no-migrate`` skips that); ``gateway`` and ``worker`` expect a migrated database.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import json
 import logging
+import re
+import signal
 import sys
+from typing import Any
 
 from liftdesk.core.config import get_settings
 
@@ -37,24 +48,83 @@ def prepare(url: str, demo_vehicles: int = 0) -> None:
         logging.getLogger("liftdesk").info("seeded tenant 000000 (admin / admin)")
 
 
+class RedactTokens(logging.Filter):
+    """Cut access tokens out of log lines: uvicorn logs a WebSocket's request line at info level, and the live feed
+    takes its token as ``?blade-auth=<token>`` (a browser cannot set headers on a WebSocket)."""
+
+    TOKEN = re.compile(r"(blade-auth=)[^&\s\"']+", re.IGNORECASE)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "blade-auth=" in message.lower():
+            record.msg, record.args = self.TOKEN.sub(r"\1***", message), None
+        return True
+
+
+def uvicorn_log_config() -> dict[str, Any]:
+    """uvicorn's own logging configuration with :class:`RedactTokens` on its handlers."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})["redact"] = {"()": f"{__name__}.RedactTokens"}
+    for handler in config["handlers"].values():
+        handler.setdefault("filters", []).append("redact")
+    return config
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    return _serve_http(args, "all")
+
+
+def cmd_api(args: argparse.Namespace) -> int:
+    return _serve_http(args, "api")
+
+
+def _serve_http(args: argparse.Namespace, role: str) -> int:
     import uvicorn
 
     from liftdesk.app import create_app
 
     settings = get_settings()
     if not args.no_migrate:
-        prepare(settings.database_url, settings.simulator_vehicles)
+        # the demo fleet's vehicles only where the simulator runs (``serve``)
+        prepare(settings.database_url, settings.simulator_vehicles if role == "all" else 0)
     port = args.port or settings.port
-    print(f"Liftdesk serving on http://{settings.host}:{port}", flush=True)
+    print(f"Liftdesk serving on http://{settings.host}:{port} ({role})", flush=True)
     uvicorn.run(
-        create_app(settings, services=True),
+        create_app(settings, services=True, role=role),
         host=settings.host,
         port=port,
         log_level="info",
+        log_config=uvicorn_log_config(),
         proxy_headers=False,
         access_log=False,
     )
+    return 0
+
+
+def cmd_gateway(_: argparse.Namespace) -> int:
+    return _run_services("gateway")
+
+
+def cmd_worker(_: argparse.Namespace) -> int:
+    return _run_services("worker")
+
+
+def _run_services(role: str) -> int:
+    """A process without HTTP, until SIGTERM or SIGINT."""
+    from liftdesk.app import run_services
+
+    settings = get_settings()
+
+    async def _main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await run_services(settings, role, stop)
+
+    asyncio.run(_main())
     return 0
 
 
@@ -83,10 +153,20 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     parser = argparse.ArgumentParser(prog="liftdesk", description="Liftdesk fleet back office")
     sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("serve", help="migrate, seed and serve API + web (+ gateway) in one process")
+    p = sub.add_parser("serve", help="migrate, seed and serve API + web + gateway + jobs in one process (make run)")
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--no-migrate", action="store_true", help="do not migrate or seed on start")
     p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("api", help="migrate, seed and serve API + web only (commands reach the gateway via Redis)")
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--no-migrate", action="store_true", help="do not migrate or seed on start")
+    p.set_defaults(func=cmd_api)
+    sub.add_parser(
+        "gateway", help="terminal gateway (JT/T 808, MQTT) + pipeline + command sending, no HTTP"
+    ).set_defaults(func=cmd_gateway)
+    sub.add_parser("worker", help="scheduled jobs (offline detection, retention), no HTTP").set_defaults(
+        func=cmd_worker
+    )
     sub.add_parser("migrate", help="apply database migrations").set_defaults(func=cmd_migrate)
     sub.add_parser("seed", help="write seed data into an empty database").set_defaults(func=cmd_seed)
     sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(func=cmd_openapi)

@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     # Accept only the authentication codes this platform issued (terminals moved from the old platform keep its
     # code: without this they are let in when a vehicle names them).
     strict_terminal_auth: bool = False
+    # Maker ids (0x0100/0x0107, comma-separated) whose JT/T 808 terminals speak Liftdesk's vendor extension;
+    # "*" = every terminal, including those that never told us their maker.
+    vendor_extension_makers: str = "LFTDK"
     gateway_idle_timeout_s: float = 300.0
     web_dir: Path = REPO_ROOT / "frontend" / "dist"
     var_dir: Path = Path("var")
@@ -37,6 +40,8 @@ class Settings(BaseSettings):
     tz_offset_minutes: int = 480
     captcha_mode: bool = False
     redis_url: str | None = None
+    # Channel prefix on Redis: deployments (or test runs) sharing one Redis keep their messages apart.
+    redis_prefix: str = "liftdesk:"
     mqtt_url: str | None = None
     sql_echo: bool = False
 

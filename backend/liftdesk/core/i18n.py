@@ -53,6 +53,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The account is not enabled yet or disabled; ask an administrator",
     ),
     "no_terminal": ("车辆未绑定终端: {value}", "The vehicle has no terminal: {value}"),
+    "terminal_unbound": (
+        "{field}: 终端未绑定车辆, 其数据未保存: {value}",
+        "{field}: the terminal is bound to no vehicle, its data was not stored: {value}",
+    ),
+    "command_invalid": ("指令参数不正确: {reason}", "Invalid command: {reason}"),
+    "command_not_pending": ("只能取消待发送的指令: {value}", "Only pending commands can be cancelled: {value}"),
+    "param_unknown": (
+        "{field}: 终端当前值未知, 已下发参数查询, 请在终端应答后重试: {value}",
+        "{field}: the terminal's current value is unknown; a parameter query was sent, retry once it has answered: "
+        "{value}",
+    ),
+    "period_too_long": ("{field}: 时间范围不能超过 {days} 天", "{field}: the period must not exceed {days} days"),
+    "one_of": ("{field}: 必须且只能填写其中一项", "{field}: give exactly one of them"),
     "register_closed": ("注册功能未开启", "Self-registration is switched off"),
     "register_pending": (
         "注册申请已提交,请耐心等待管理员通过!",

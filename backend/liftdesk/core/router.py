@@ -213,6 +213,20 @@ def router_for(res: Resource) -> APIRouter:
                 c = await ctx(request, session, me)
                 return ok(await read(c, "detail", c.params))
 
+            if res.id_param != "id":  # documented too: clients of the spec send it (``getCarInfo?carId=``)
+
+                async def _detail_by(
+                    request: Request,
+                    session: SessionDep,
+                    me: CurrentUser,
+                    id: str = "",
+                    other: Annotated[str, Query(alias=res.id_param, description="the id (same as id)")] = "",
+                ) -> R[Any]:
+                    c = await ctx(request, session, me)
+                    return ok(await read(c, "detail", c.params))
+
+                _detail = _detail_by
+
             router.add_api_route(
                 f"/{path}",
                 _detail,

@@ -18,12 +18,16 @@ from liftdesk.core.i18n import t
 from liftdesk.core.schemas import Id, Schema, Time, _to_time
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
+from liftdesk.system.models import Dept
+from liftdesk.telemetry.messages import STATUS_FIX
 from liftdesk.telemetry.models import Position, VehicleState
 from liftdesk.telemetry.view import alarm_kinds
 
 router = APIRouter(tags=["carInfo"])
 FICS = "/api/blade-fics-report/fics"
 MAX_TRACK = 50_000
+#: The longest track one call returns: the specification's range cap ("up to 7 days selectable for a range").
+MAX_TRACK_PERIOD = timedelta(days=7)
 
 
 class LiveState(Schema):
@@ -108,6 +112,20 @@ async def _params(request: Request) -> dict[str, Any]:
     return params
 
 
+def in_organisation(c: crud.Ctx, stmt: Select[Any], mechanism_id: Any) -> Select[Any]:
+    """Vehicles of the organisation ``mechanism_id`` and of every organisation under it (an organisation filter
+    means the branch of the tree, as the data scope "own organisation and its descendants" does)."""
+    if mechanism_id in (None, ""):
+        return stmt
+    org = crud.parse_id(str(mechanism_id), "mechanismId")
+    branch = select(Dept.id).where(
+        Dept.tenant_id == c.scope.tenant_id,
+        Dept.is_deleted == 0,
+        (Dept.id == org) | Dept.ancestors.like(f"%,{org}") | Dept.ancestors.like(f"%,{org},%"),
+    )
+    return stmt.where(Vehicle.mechanism_id.in_(branch))
+
+
 def _ids(value: Any) -> list[int]:
     if value in (None, ""):
         return []
@@ -133,8 +151,7 @@ async def last_gps(request: Request, session: SessionDep, me: CurrentUser) -> R[
         stmt = stmt.where(Vehicle.id.in_(ids))
     if p.get("deviceNumber"):
         stmt = stmt.where(Vehicle.device_number == str(p["deviceNumber"]))
-    if p.get("mechanismId"):
-        stmt = stmt.where(Vehicle.mechanism_id == int(str(p["mechanismId"])))
+    stmt = in_organisation(c, stmt, p.get("mechanismId"))
     return ok([_live(car, st) for car, st in await _vehicles(c, stmt)])
 
 
@@ -152,16 +169,13 @@ class StatusCount(Schema):
 @router.get(
     f"{FICS}/carStatus/getCnt",
     tags=["carStatus"],
-    summary="How many vehicles are in each state",
+    summary="How many vehicles are in each state (mechanismId: of that organisation and those under it)",
     response_model=R[StatusCount],
 )
 async def status_count(session: SessionDep, me: CurrentUser, mechanismId: str = "") -> R[Any]:
     c = await crud.Ctx.build(session, me, res.VEHICLE)
     await c.require("view")
-    stmt = c.scope.select(Vehicle)
-    if mechanismId.isdigit():
-        stmt = stmt.where(Vehicle.mechanism_id == int(mechanismId))
-    rows = await _vehicles(c, stmt)
+    rows = await _vehicles(c, in_organisation(c, c.scope.select(Vehicle), mechanismId))
     online = [st for _, st in rows if st is not None and st.online]
     return ok(
         StatusCount(
@@ -225,7 +239,8 @@ class Track(Schema):
 @router.get(
     f"{FICS}/positionTrailing/positionTrailing",
     tags=["positionTrailing"],
-    summary="Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss), oldest first",
+    summary="Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; "
+    "default: the day before endTime, which defaults to now), oldest first",
     response_model=R[Track],
 )
 async def track(
@@ -247,6 +262,8 @@ async def track(
     begin = begin or end - timedelta(days=1)
     if begin >= end:
         raise ServiceError(t("field_range", field="beginTime"))
+    if end - begin > MAX_TRACK_PERIOD:
+        raise ServiceError(t("period_too_long", field="beginTime/endTime", days=MAX_TRACK_PERIOD.days))
     stmt = (
         select(Position)
         .where(
@@ -254,6 +271,8 @@ async def track(
             Position.vehicle_id == car.id,
             Position.device_time >= begin,
             Position.device_time <= end,
+            # Without a GNSS fix (status bit 1 clear) the coordinates are garbage (often 0, 0): not a track point.
+            Position.status.bitwise_and(STATUS_FIX) != 0,
         )
         .order_by(Position.device_time)
         .limit(MAX_TRACK + 1)

@@ -1,57 +1,84 @@
-"""Commands to vehicles' terminals from the settings screens (``carSet``): parameter query and set, lock, speed limit.
+"""Commands to vehicles' terminals: the settings screens (``carSet``, ``parameterQuery``, ``operation``), one generic
+call for the other command types, and the command log (``/api/liftdesk/command/list``, ``detail``, ``cancel``).
 
-Each call creates audited commands through the command service (pending → sent → acknowledged | failed | timeout,
-queued while the terminal is offline) and waits a few seconds for the answer; a slower answer is read later from
-``/api/liftdesk/command/detail``.
+Each sending call validates the command once (``telemetry.commands.validate``: a bad value is a 400 naming the
+field before anything is stored), creates one audited command per vehicle through the command service (pending →
+sent → acknowledged | failed | timeout, queued while the terminal is offline, cancellable while pending), waits up
+to ``wait`` seconds (default 5, at most 30) for the answers and returns the commands as they stand; a slower answer
+is read later from ``/api/liftdesk/command/detail?id=``. Vehicles are ``carIds`` (a list) and/or ``carId``; all of
+them must be the caller's (tenant and data scope) and have a terminal. Sending needs the ``vehicle_edit`` right.
+
+Settings the platform keeps on the vehicle (speed limit, collision threshold, overload threshold) are written to
+the vehicle when the terminal acknowledges them (``telemetry.commands``), not when they are sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
 from liftdesk.core import crud
 from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import R, ServiceError, ok
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import Id, Schema, Time
+from liftdesk.core.paging import snake_to_camel
+from liftdesk.core.schemas import Id, Schema
+from liftdesk.fleet import command_log
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
+from liftdesk.fleet.schemas import CommandOut
+from liftdesk.telemetry.commands import (
+    COMMAND_NAMES,
+    PENDING,
+    SWITCHES_ALL,
+    SWITCHES_PID,
+    CommandService,
+    UnknownParameter,
+    switch_bits,
+    url_upgrade_payload,
+    validate,
+)
 
 router = APIRouter(tags=["carSet"])
-F = "/api/blade-fics-report/fics/carSet"
-QUERY_ALL, SET_PARAMS = 0x8104, 0x8103
+F = "/api/blade-fics-report/fics"
+CMD = "/api/liftdesk/command"
+QUERY_ALL, SET_PARAMS, QUERY_PARAMS, QUERY_ATTRIBUTES = 0x8104, 0x8103, 0x8106, 0x8107
+TERMINAL_CONTROL, UPGRADE_PACKAGE = 0x8105, 0x8108
 MAX_WAIT_S = 30.0
+#: Command types ``/api/liftdesk/command/send`` accepts: the ones no settings call sends. Parameter sets go through
+#: ``sendDeviceConfig`` and the named settings; circles and polygons are the electronic fences' (their area ids
+#: belong to the fences).
+GENERIC_COMMANDS = (
+    "terminal_control",
+    "vehicle_control",
+    "text",
+    "query_location",
+    "confirm_alarm",
+    "set_rectangle_areas",
+    "delete_rectangle_areas",
+    "query_params",
+    "query_attributes",
+)
+
+Wait = Annotated[float, Field(ge=0, le=MAX_WAIT_S, description="seconds to wait for the answers (0-30)")]
 
 
-class CommandOut(Schema):
-    command_id: Id
+class CarsIn(Schema):
+    car_ids: list[Id] = Field(default_factory=list)
     car_id: Id | None = None
-    device_number: str
-    name: str
-    status: str
-    attempts: int = 0
-    result: Any = None
-    error: str | None = None
-    create_time: Time | None = None
-    done_time: Time | None = None
+    wait: Wait = 5.0
+
+    def ids(self) -> list[int]:
+        return list(self.car_ids) + ([self.car_id] if self.car_id else [])
 
 
-def _out(view: Any) -> CommandOut:
-    return CommandOut(
-        command_id=view.id,
-        car_id=view.vehicle_id,
-        device_number=view.device,
-        name=view.name,
-        status=view.status,
-        attempts=view.attempts,
-        result=view.result,
-        error=view.error,
-        create_time=view.create_time,
-        done_time=view.done_time,
-    )
+async def _ctx(session: Any, me: Any) -> crud.Ctx:
+    c = await crud.Ctx.build(session, me, res.VEHICLE)
+    await c.require("edit")
+    return c
 
 
 async def _cars(c: crud.Ctx, ids: list[int]) -> list[Vehicle]:
@@ -66,86 +93,419 @@ async def _cars(c: crud.Ctx, ids: list[int]) -> list[Vehicle]:
     return rows
 
 
+def _service(request: Request) -> CommandService:
+    service: CommandService = request.app.state.commands
+    return service
+
+
+def _checked(msg_id: int, payload: dict[str, Any]) -> None:
+    """Validate once, before any command is stored: every vehicle gets the same payload, so a bad value must not
+    leave some vehicles commanded and others not."""
+    try:
+        validate(msg_id, payload)
+    except ValueError as exc:
+        raise ServiceError(t("command_invalid", reason=exc)) from exc
+
+
+async def _answer(request: Request, c: crud.Ctx, ids: list[int], wait_s: float) -> list[dict[str, Any]]:
+    """Wait (at most ``wait_s`` in all, not per command) for the answers, then read the commands back."""
+    service = _service(request)
+    wait_s = min(max(wait_s, 0.0), MAX_WAIT_S)
+    if wait_s > 0:
+        await asyncio.gather(*(service.wait(command_id, wait_s) for command_id in ids))
+    return await command_log.read(c, ids)
+
+
 async def _send(
     request: Request, c: crud.Ctx, cars: list[Vehicle], name: str, msg_id: int, payload: dict[str, Any], wait_s: float
-) -> list[CommandOut]:
-    commands = request.app.state.commands
+) -> list[dict[str, Any]]:
+    _checked(msg_id, payload)
+    service = _service(request)
     ids = []
     for car in cars:
         try:
             ids.append(
-                await commands.create(
+                await service.create(
                     car.tenant_id, car.id, car.device_number or "", name, msg_id, payload, c.principal.user_id
                 )
             )
-        except ValueError as exc:
-            raise ServiceError(str(exc)) from exc
-    out = []
-    for command_id in ids:
-        view = await commands.wait(command_id, min(max(wait_s, 0.0), MAX_WAIT_S)) if wait_s > 0 else None
-        out.append(_out(view or await commands.get(command_id)))
-    return out
+        except ValueError as exc:  # validated above; kept so that a rule of the service is still a 400
+            raise ServiceError(t("command_invalid", reason=exc)) from exc
+    return await _answer(request, c, ids, wait_s)
+
+
+async def _set(request: Request, session: Any, me: Any, body: CarsIn, name: str, params: dict[str, Any]) -> R[Any]:
+    c = await _ctx(session, me)
+    cars = await _cars(c, body.ids())
+    return ok(await _send(request, c, cars, name, SET_PARAMS, {"params": params}, body.wait))
+
+
+# --------------------------------------------------------------------------- carSet: parameters
 
 
 @router.get(
-    f"{F}/sendGetDeviceConfig/{{id}}",
-    summary="Ask a vehicle's terminal for all its parameters",
+    f"{F}/carSet/sendGetDeviceConfig/{{id}}",
+    summary="Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30)",
     response_model=R[CommandOut],
 )
 async def query_config(request: Request, session: SessionDep, me: CurrentUser, id: str, wait: float = 8.0) -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("edit")
+    c = await _ctx(session, me)
     [car] = await _cars(c, [crud.parse_id(id, "id")])
     [answer] = await _send(request, c, [car], "queryParams", QUERY_ALL, {}, wait)
     return ok(answer)
-
-
-class CarsIn(Schema):
-    car_ids: list[Id] = Field(default_factory=list)
-    car_id: Id | None = None
-    wait: Annotated[float, Field(ge=0, le=MAX_WAIT_S)] = 5.0
-
-    def ids(self) -> list[int]:
-        return list(self.car_ids) + ([self.car_id] if self.car_id else [])
 
 
 class ConfigIn(CarsIn):
     params: dict[str, Any]
 
 
-class LockIn(CarsIn):
-    lock_level: Annotated[int, Field(ge=0, le=2)]
-
-
-class RateIn(CarsIn):
-    speed_limit: Annotated[float, Field(ge=0, le=30)]
-
-
-async def _settings(request: Request, session: Any, me: Any, body: CarsIn, name: str, params: dict[str, Any]) -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("edit")
-    cars = await _cars(c, body.ids())
-    return ok(await _send(request, c, cars, name, SET_PARAMS, {"params": params}, body.wait))
-
-
 @router.post(
-    f"{F}/sendDeviceConfig",
-    summary="Set terminal parameters (names or ids → values)",
+    f"{F}/carSet/sendDeviceConfig",
+    summary="Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait}",
     response_model=R[list[CommandOut]],
 )
 async def send_config(request: Request, session: SessionDep, me: CurrentUser, body: ConfigIn) -> R[Any]:
     if not body.params:
         raise ServiceError(t("field_required", field="params"))
-    return await _settings(request, session, me, body, "setParams", body.params)
+    return await _set(request, session, me, body, "setParams", body.params)
 
 
-@router.post(f"{F}/lockCar", summary="Lock (1 soft, 2 full) or unlock (0) vehicles", response_model=R[list[CommandOut]])
-async def lock_car(request: Request, session: SessionDep, me: CurrentUser, body: LockIn) -> R[Any]:
-    return await _settings(request, session, me, body, "lockCar", {"lock_level": body.lock_level})
+class LockIn(CarsIn):
+    lock_level: Annotated[int, Field(ge=0, le=2, description="0 unlock, 1 level-1 lock, 2 level-2 lock")]
 
 
 @router.post(
-    f"{F}/rateLimiting", summary="Set the speed limit (0–30 km/h) of vehicles", response_model=R[list[CommandOut]]
+    f"{F}/carSet/lockCar",
+    summary="Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait}",
+    response_model=R[list[CommandOut]],
+)
+async def lock_car(request: Request, session: SessionDep, me: CurrentUser, body: LockIn) -> R[Any]:
+    return await _set(request, session, me, body, "lockCar", {"lock_level": body.lock_level})
+
+
+class RateIn(CarsIn):
+    speed_limit: Annotated[float, Field(ge=0, le=30, description="km/h, 0 lifts the limit")]
+
+
+@router.post(
+    f"{F}/carSet/rateLimiting",
+    summary="Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait}",
+    response_model=R[list[CommandOut]],
 )
 async def rate_limiting(request: Request, session: SessionDep, me: CurrentUser, body: RateIn) -> R[Any]:
-    return await _settings(request, session, me, body, "rateLimiting", {"speed_limit": round(body.speed_limit)})
+    return await _set(request, session, me, body, "rateLimiting", {"speed_limit": round(body.speed_limit)})
+
+
+class CrashIn(CarsIn):
+    crash_threshold_value: Annotated[float, Field(ge=0, le=20, description="impact alarm threshold in g (0.1 g)")]
+    crash_level: Annotated[int | None, Field(ge=1, le=5, description="impact sensitivity level 1-5")] = None
+
+
+@router.post(
+    f"{F}/carSet/crashThresholdValue",
+    summary="Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): "
+    "{carIds, crashThresholdValue, crashLevel?, wait}",
+    response_model=R[list[CommandOut]],
+)
+async def crash_threshold(request: Request, session: SessionDep, me: CurrentUser, body: CrashIn) -> R[Any]:
+    params: dict[str, Any] = {"collision_threshold": round(body.crash_threshold_value * 10)}
+    if body.crash_level is not None:
+        params["collision_level"] = body.crash_level
+    return await _set(request, session, me, body, "crashThresholdValue", params)
+
+
+class OverloadIn(CarsIn):
+    overload_threshold_value: Annotated[
+        int, Field(ge=0, le=600, description="overload threshold, 0-600 in steps of 10 kg (0-6 000 kg)")
+    ]
+
+
+@router.post(
+    f"{F}/carSet/overloadThresholdValue",
+    summary="Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): "
+    "{carIds, overloadThresholdValue, wait}",
+    response_model=R[list[CommandOut]],
+)
+async def overload_threshold(request: Request, session: SessionDep, me: CurrentUser, body: OverloadIn) -> R[Any]:
+    params = {"overload_threshold": body.overload_threshold_value}
+    return await _set(request, session, me, body, "overloadThresholdValue", params)
+
+
+Factor = Annotated[float, Field(ge=0.5, le=2.0, description="correction factor 0.5-2.0 (1.0 = none), 0.001 steps")]
+
+
+class SpeedCalibrationIn(CarsIn):
+    speed_calibration: Annotated[
+        Factor, Field(validation_alias=AliasChoices("speedCalibration", "carSpeedCalibration", "speed_calibration"))
+    ]
+
+
+@router.post(
+    f"{F}/carSet/speedCalibration",
+    summary="Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): "
+    "{carIds, speedCalibration (or carSpeedCalibration), wait}",
+    response_model=R[list[CommandOut]],
+)
+async def speed_calibration(request: Request, session: SessionDep, me: CurrentUser, body: SpeedCalibrationIn) -> R[Any]:
+    params = {"speed_calibration": round(body.speed_calibration * 1000)}
+    return await _set(request, session, me, body, "speedCalibration", params)
+
+
+class WeightCalibrationIn(CarsIn):
+    weight_calibration: Annotated[
+        Factor, Field(validation_alias=AliasChoices("weightCalibration", "weighCalibration", "weight_calibration"))
+    ]
+
+
+@router.post(
+    f"{F}/carSet/weightCalibration",
+    summary="Set the load correction factor (0.5-2.0, vendor parameter 0xF007): "
+    "{carIds, weightCalibration (or weighCalibration), wait}",
+    response_model=R[list[CommandOut]],
+)
+async def weight_calibration(
+    request: Request, session: SessionDep, me: CurrentUser, body: WeightCalibrationIn
+) -> R[Any]:
+    params = {"weight_calibration": round(body.weight_calibration * 1000)}
+    return await _set(request, session, me, body, "weightCalibration", params)
+
+
+Flag = Annotated[int | None, Field(ge=0, le=1, description="1 on, 0 off; absent: left as it is")]
+#: funcset body field → the function switch (bit of vendor parameter 0xF008) it turns on or off.
+FUNCSET_FIELDS = {
+    "fence_setting": "fence",
+    "authorization_status": "authorization",
+    "spot_check_set": "spot_check",
+    "slot_card_set": "card",
+    "car_networking_set": "networking",
+    "seat_belt_detection_function": "seat_belt_detection",
+    "dms_function": "dms",
+}
+
+
+class FuncSetIn(CarsIn):
+    fence_setting: Flag = None
+    authorization_status: Flag = None
+    spot_check_set: Flag = None
+    slot_card_set: Flag = None
+    car_networking_set: Flag = None
+    seat_belt_detection_function: Flag = None
+    dms_function: Flag = None
+
+    def switches(self) -> dict[str, bool]:
+        out = {}
+        for field, switch in FUNCSET_FIELDS.items():
+            value = getattr(self, field)
+            if value is not None:
+                out[switch] = bool(value)
+        return out
+
+
+@router.post(
+    f"{F}/carSet/funcset",
+    summary="Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, "
+    "authorizationStatus?, spotCheckSet?, slotCardSet?, carNetworkingSet?, seatBeltDetectionFunction?, "
+    "dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last "
+    "value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) "
+    "and the call is refused if it has not answered",
+    response_model=R[list[CommandOut]],
+)
+async def funcset(request: Request, session: SessionDep, me: CurrentUser, body: FuncSetIn) -> R[Any]:
+    switches = body.switches()
+    if not switches:
+        names = ", ".join(snake_to_camel(f) for f in FUNCSET_FIELDS)
+        raise ServiceError(t("field_required", field=names))
+    mask, _ = switch_bits(switches)
+    c = await _ctx(session, me)
+    cars = await _cars(c, body.ids())
+    service, user = _service(request), c.principal.user_id
+    if mask != SWITCHES_ALL:
+        await _learn_switches(request, c, cars, body.wait)
+    ids = []
+    for car in cars:
+        try:
+            ids.append(await service.create_switches(car.tenant_id, car.id, car.device_number or "", switches, user))
+        except UnknownParameter as exc:  # its value went unknown meanwhile (a queued set failed)
+            raise ServiceError(t("param_unknown", field="functionSwitches", value=car.car_no)) from exc
+        except ValueError as exc:
+            raise ServiceError(t("command_invalid", reason=exc)) from exc
+    return ok(await _answer(request, c, ids, body.wait))
+
+
+async def _learn_switches(request: Request, c: crud.Ctx, cars: list[Vehicle], wait_s: float) -> None:
+    """Make sure the function switches of every vehicle are known before any of them is changed: ask the terminals
+    whose value is unknown (0x8106) and wait for them; refuse (400) if some stay unknown - their query stays queued,
+    so a retry after the terminal answered succeeds."""
+    service = _service(request)
+
+    async def unknown() -> list[Vehicle]:
+        values = [await service.last_param_value(car.device_number or "", SWITCHES_PID) for car in cars]
+        return [car for car, value in zip(cars, values, strict=True) if not isinstance(value, int)]
+
+    missing = await unknown()
+    if not missing:
+        return
+    queries = [
+        await service.create(
+            car.tenant_id,
+            car.id,
+            car.device_number or "",
+            "queryFunctionSwitches",
+            QUERY_PARAMS,
+            {"ids": ["function_switches"]},
+            c.principal.user_id,
+        )
+        for car in missing
+    ]
+    if wait_s > 0:
+        await asyncio.gather(*(service.wait(q, min(wait_s, MAX_WAIT_S)) for q in queries))
+    still = await unknown()
+    if still:
+        raise ServiceError(t("param_unknown", field="functionSwitches", value=", ".join(c.car_no for c in still)))
+
+
+# --------------------------------------------------------------------------- parameterQuery, operation
+
+
+async def _attributes(request: Request, session: Any, me: Any, body: CarsIn, name: str) -> R[Any]:
+    c = await _ctx(session, me)
+    cars = await _cars(c, body.ids())
+    return ok(await _send(request, c, cars, name, QUERY_ATTRIBUTES, {}, body.wait))
+
+
+_ATTRIBUTES_SUMMARY = (
+    "Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the "
+    "answer also updates the terminal's record): {carIds, wait}"
+)
+
+
+@router.post(
+    f"{F}/parameterQuery/hardwareVersionNumberQuery",
+    tags=["parameterQuery"],
+    summary=_ATTRIBUTES_SUMMARY,
+    response_model=R[list[CommandOut]],
+)
+async def hardware_version_query(request: Request, session: SessionDep, me: CurrentUser, body: CarsIn) -> R[Any]:
+    return await _attributes(request, session, me, body, "hardwareVersionNumberQuery")
+
+
+@router.post(
+    f"{F}/parameterQuery/softwareVersionNumberQuery",
+    tags=["parameterQuery"],
+    summary=_ATTRIBUTES_SUMMARY,
+    response_model=R[list[CommandOut]],
+)
+async def software_version_query(request: Request, session: SessionDep, me: CurrentUser, body: CarsIn) -> R[Any]:
+    return await _attributes(request, session, me, body, "softwareVersionNumberQuery")
+
+
+@router.post(
+    f"{F}/parameterQuery/versionNumberQuery",
+    tags=["parameterQuery"],
+    summary=_ATTRIBUTES_SUMMARY,
+    response_model=R[list[CommandOut]],
+)
+async def version_query(request: Request, session: SessionDep, me: CurrentUser, body: CarsIn) -> R[Any]:
+    return await _attributes(request, session, me, body, "versionNumberQuery")
+
+
+class VersionUpdateIn(CarsIn):
+    url: Annotated[str | None, Field(max_length=255, description="http(s)/ftp URL of the firmware file")] = None
+    package: Annotated[str | None, Field(description="or the upgrade file itself, base64 (0x8108)")] = None
+    version: Annotated[str, Field(min_length=1, max_length=64, description="firmware version it installs")]
+    maker: Annotated[str, Field(max_length=5, description="maker id (5 characters, JT/T 808)")] = ""
+    hardware_version: Annotated[str, Field(max_length=64, description="hardware version it is for (URL)")] = ""
+    upgrade_type: Annotated[int, Field(description="package: 0 terminal, 12 IC card reader, 52 GNSS module")] = 0
+    connect_timeout_min: Annotated[
+        int | None, Field(ge=0, le=0xFFFF, description="URL: minutes the terminal may take to reach the server")
+    ] = None
+
+
+@router.post(
+    f"{F}/operation/versionUpdate",
+    tags=["operation"],
+    summary="Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, "
+    "wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), "
+    "version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package",
+    response_model=R[list[CommandOut]],
+)
+async def version_update(request: Request, session: SessionDep, me: CurrentUser, body: VersionUpdateIn) -> R[Any]:
+    if bool(body.url) == bool(body.package):
+        raise ServiceError(t("one_of", field="url, package"))
+    c = await _ctx(session, me)
+    cars = await _cars(c, body.ids())
+    if body.url:
+        payload = url_upgrade_payload(
+            body.url,
+            maker=body.maker,
+            hardware_version=body.hardware_version,
+            firmware_version=body.version,
+            connect_timeout_min=body.connect_timeout_min,
+        )
+        return ok(await _send(request, c, cars, "versionUpdate", TERMINAL_CONTROL, payload, body.wait))
+    payload = {"type": body.upgrade_type, "maker": body.maker, "version": body.version, "package": body.package}
+    return ok(await _send(request, c, cars, "versionUpdate", UPGRADE_PACKAGE, payload, body.wait))
+
+
+# --------------------------------------------------------------------------- /api/liftdesk/command
+
+
+class SendIn(CarsIn):
+    name: Annotated[str, Field(min_length=1, max_length=64, description="the command type, see the summary")]
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+def _generic_names() -> list[str]:
+    return [name for name in GENERIC_COMMANDS if name in COMMAND_NAMES]
+
+
+@router.post(
+    f"{CMD}/send",
+    tags=["command"],
+    summary="Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | "
+    "factory_reset | close_data_link | ..., params?}, vehicle_control {lockLevel | doors | controls}, text {text, "
+    "display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, "
+    "areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, "
+    "query_attributes {}",
+    response_model=R[list[CommandOut]],
+)
+async def send(request: Request, session: SessionDep, me: CurrentUser, body: SendIn) -> R[Any]:
+    names = _generic_names()
+    if body.name not in names:
+        raise ServiceError(t("validation", field="name", reason=" | ".join(names)))
+    c = await _ctx(session, me)
+    cars = await _cars(c, body.ids())
+    return ok(await _send(request, c, cars, body.name, COMMAND_NAMES[body.name], body.payload, body.wait))
+
+
+@router.get(
+    f"{CMD}/detail",
+    tags=["command"],
+    summary="One command by id: status, attempts, who sent it, the answer or the error",
+    response_model=R[CommandOut],
+)
+async def detail(request: Request, session: SessionDep, me: CurrentUser, id: str = "") -> R[Any]:
+    c = await crud.Ctx.build(session, me, res.COMMAND, dict(request.query_params))  # tenantId: the platform admin
+    return ok(await command_log.detail(c, crud.parse_id(id, "id")))
+
+
+@router.post(
+    f"{CMD}/cancel",
+    tags=["command"],
+    summary="Cancel pending (queued) commands by ids=1,2: all of them or none",
+    response_model=R[list[CommandOut]],
+)
+async def cancel(request: Request, session: SessionDep, me: CurrentUser, ids: str = "") -> R[Any]:
+    c = await crud.Ctx.build(session, me, res.COMMAND)
+    await c.require("edit")
+    wanted = list(dict.fromkeys(crud.parse_ids(ids)))
+    rows = await command_log.read(c, wanted)
+    if len(rows) != len(wanted):
+        raise ServiceError(t("not_found"))
+    busy = [r["id"] for r in rows if r["status"] != PENDING]
+    if busy or not await _service(request).cancel(c.scope.tenant_id, wanted, c.principal.user_id):
+        raise ServiceError(t("command_not_pending", value=", ".join(str(i) for i in busy or wanted)))
+    return ok(await command_log.read(c, wanted))
+
+
+__all__ = ["router"]

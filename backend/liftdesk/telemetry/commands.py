@@ -1,4 +1,4 @@
-"""Commands to terminals: pending → sent → acknowledged | failed | timeout.
+"""Commands to terminals: pending → sent → acknowledged | failed | timeout, or pending → cancelled by a user.
 
 ``CommandService.create`` stores a command (validated by building its message body) and announces it on the bus.
 Whoever holds the terminal's connection (the JT/T 808 gateway session, the MQTT adapter) registered a transport
@@ -8,11 +8,19 @@ it, and again whenever the terminal comes back, so commands created while a term
 A sent command is retried when no answer arrives within the platform reply timeout: T, then 2·T, then 6·T
 (``T(n+1) = T(n)·(n+1)``, JT/T 808 §1.4), at most ``max_attempts`` sends, then status ``timeout``. Answers:
 0x0001 general reply (result 0 → acknowledged, else failed with the reason), 0x0104 parameters, 0x0107 attributes,
-0x0108 upgrade result, 0x0500 vehicle control reply, or an MQTT reply ``{commandId, result, data}``.
-A pending command past its expire time fails with ``expired``.
+0x0108 upgrade result, 0x0201 location, 0x0500 vehicle control reply, or an MQTT reply ``{commandId, result,
+data}``. A pending command past its expire time fails with ``expired``; a user may cancel a pending one.
+
+When the terminal acknowledges a parameter set (0x8103) that carries a setting the platform keeps on the vehicle
+(speed limit 0xF002, collision threshold 0xF003, overload threshold 0xF005), the value is written to the vehicle in
+the same transaction and ``VEHICLE_CHANGED`` is published, so the pipeline reloads its thresholds.
+
+The function switches (vendor parameter 0xF008) are one bit field; :meth:`CommandService.create_switches` changes
+only the named bits, starting from the last value the command log knows (:meth:`CommandService.last_param_value`).
 
 In a deployment with separate API and gateway processes both run a ``CommandService`` on a shared bus (Redis):
-the API process creates and waits (``start(recover=False)``), the gateway process sends and completes.
+the API process creates and waits (``start(recover=False)``), the gateway process sends and completes
+(``start(recover=True)``, which also re-sends what a lost bus message left pending, see :meth:`_sweeper`).
 """
 
 from __future__ import annotations
@@ -20,22 +28,30 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import json
 import logging
 import math
-from collections.abc import Awaitable, Callable, Mapping
+import operator
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import and_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
+from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import LogUsual, Param
 from liftdesk.telemetry.codecs.jt808 import (
+    CONFIRMABLE_ALARMS,
     PARAM_SPECS,
+    AlarmConfirmation,
+    AlarmFlag,
     AreaRules,
     AreaSetMode,
     Body,
@@ -43,6 +59,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     DeleteCircleAreas,
     DeletePolygonAreas,
     DeleteRectangleAreas,
+    FunctionSwitch,
     Jt808Version,
     ParamId,
     ParamItem,
@@ -73,7 +90,8 @@ from liftdesk.telemetry.models import Command
 log = logging.getLogger("liftdesk.commands")
 
 PENDING, SENT, ACKNOWLEDGED, FAILED, TIMEOUT = "pending", "sent", "acknowledged", "failed", "timeout"
-FINAL_STATUSES = frozenset({ACKNOWLEDGED, FAILED, TIMEOUT})
+CANCELLED = "cancelled"
+FINAL_STATUSES = frozenset({ACKNOWLEDGED, FAILED, TIMEOUT, CANCELLED})
 CREATED_TOPIC = "telemetry.command.created"
 DONE_TOPIC = "telemetry.command.done"
 #: blade_param key of the platform reply timeout (seconds), read at start when no timeout is given.
@@ -229,7 +247,64 @@ def build_terminal_control(payload: Mapping[str, Any]) -> TerminalControl:
     for p in texts:
         if ";" in p:
             raise ValueError(f"params: {p!r} contains the ';' separator")
+    if command == TerminalCommand.UPGRADE:
+        _check_url_upgrade(texts)
     return TerminalControl(command, texts)
+
+
+#: 0x8105 command 1 (upgrade from a URL): the terminal fetches the file itself. Its ';'-separated parameters.
+URL_UPGRADE_PARAMS = (
+    "url",
+    "apn",
+    "apnUser",
+    "apnPassword",
+    "address",
+    "tcpPort",
+    "udpPort",
+    "maker",
+    "hardwareVersion",
+    "firmwareVersion",
+    "connectTimeoutMin",
+)
+
+
+def _check_url_upgrade(params: tuple[str, ...]) -> None:
+    """The parameters of an upgrade from a URL, checked the way a terminal reads them (JT/T 808 table 19)."""
+    if not 1 <= len(params) <= len(URL_UPGRADE_PARAMS):
+        raise ValueError(f"params: an upgrade takes 1..{len(URL_UPGRADE_PARAMS)} parameters, the URL first")
+    given = dict(zip(URL_UPGRADE_PARAMS, params, strict=False))
+    url = given["url"]
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        parts = urlsplit("")
+    if parts.scheme.lower() not in ("http", "https", "ftp") or not parts.hostname or any(c.isspace() for c in url):
+        raise ValueError(f"url: {url!r} is not an http, https or ftp URL")
+    if len(url.encode("gbk", errors="replace")) > 255:
+        raise ValueError("url: at most 255 bytes")
+    for name in ("tcpPort", "udpPort", "connectTimeoutMin"):
+        if given.get(name):
+            _int(given[name], name, 0, 0xFFFF)
+    if len(given.get("maker", "")) > 5:
+        raise ValueError("maker: at most 5 characters (the maker id of JT/T 808)")
+
+
+def url_upgrade_payload(
+    url: str,
+    *,
+    maker: str = "",
+    hardware_version: str = "",
+    firmware_version: str = "",
+    connect_timeout_min: int | None = None,
+) -> dict[str, Any]:
+    """The 0x8105 payload telling a terminal to fetch and install ``firmware_version`` from ``url`` (the platform
+    stores no file: the URL is wherever the maker publishes it). Dial-up fields stay empty: the terminal keeps
+    its own network settings."""
+    params = [url, "", "", "", "", "", "", maker, hardware_version, firmware_version]
+    if connect_timeout_min is not None:
+        params.append(str(connect_timeout_min))
+    return {"command": int(TerminalCommand.UPGRADE), "params": params}
 
 
 def build_vehicle_control(payload: Mapping[str, Any]) -> VehicleControl:
@@ -413,6 +488,28 @@ def _ids(payload: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(_int(i, f"ids[{n}]", 0, 0xFFFFFFFF) for n, i in enumerate(ids))
 
 
+def build_alarm_confirmation(payload: Mapping[str, Any]) -> AlarmConfirmation:
+    """0x8203 ``{"alarms": ["emergency", "area_in_out"] | 0x100001, "alarmSerial": 0}``: the operator handled these
+    alarms (names of ``AlarmFlag``, or the bits as a number); ``alarmSerial`` is the 0x0200 that raised them, 0 (the
+    default) confirms every alarm of those types."""
+    raw = _get(payload, "alarms", "alarmTypes")
+    if raw is None:
+        raise ValueError("alarms: the alarm types to confirm are required")
+    if isinstance(raw, list):
+        if not raw:
+            raise ValueError("alarms: at least one alarm type is required")
+        types = 0
+        for i, item in enumerate(raw):
+            types |= _enum_int(item, AlarmFlag, f"alarms[{i}]")
+    else:
+        types = _enum_int(raw, AlarmFlag, "alarms")
+    if not 0 < types <= 0xFFFFFFFF or types & ~CONFIRMABLE_ALARMS:
+        allowed = ", ".join(f.name.lower() for f in AlarmFlag if f & CONFIRMABLE_ALARMS and f.name)
+        raise ValueError(f"alarms: only these alarms can be confirmed: {allowed}")
+    serial = _int(_get(payload, "alarmSerial", "serial", default=0), "alarmSerial", 0, 0xFFFF)
+    return AlarmConfirmation(serial, types)
+
+
 Builder = Callable[[Mapping[str, Any]], Body]
 
 BUILDERS: dict[int, Builder] = {
@@ -422,6 +519,8 @@ BUILDERS: dict[int, Builder] = {
     0x8106: build_query_params,
     0x8107: lambda payload: RawBody(0x8107, b""),
     0x8108: build_upgrade,
+    0x8201: lambda payload: RawBody(0x8201, b""),
+    0x8203: build_alarm_confirmation,
     0x8300: build_text,
     0x8500: build_vehicle_control,
     0x8600: build_set_circles,
@@ -440,6 +539,8 @@ COMMAND_NAMES: dict[str, int] = {
     "query_params": 0x8106,
     "query_attributes": 0x8107,
     "upgrade": 0x8108,
+    "query_location": 0x8201,
+    "confirm_alarm": 0x8203,
     "text": 0x8300,
     "vehicle_control": 0x8500,
     "set_circle_areas": 0x8600,
@@ -638,12 +739,31 @@ class CommandService:
             await s.commit()
 
     async def _sweeper(self) -> None:
+        """Expire old pending commands, and send the pending commands of attached terminals: a command created in
+        another process is announced on the bus, and a bus message can be lost (Redis pub/sub keeps nothing for a
+        listener that was reconnecting), which would leave it waiting until the terminal reconnects."""
         while True:
             try:
                 await self.expire_pending()
+                await self.dispatch_attached()
             except Exception:  # keep sweeping after a database hiccup
-                log.exception("expiring pending commands failed")
+                log.exception("sweeping pending commands failed")
             await asyncio.sleep(self.sweep_interval_s)
+
+    async def dispatch_attached(self) -> int:
+        """Send the pending commands of every attached terminal; returns how many were sent."""
+        if not self._transports:
+            return 0
+        async with self.db.sessionmaker() as s:
+            devices = set(
+                (await s.execute(select(Command.device_number).where(Command.status == PENDING).distinct()))
+                .scalars()
+                .all()
+            )
+        sent = 0
+        for device in devices & set(self._transports):
+            sent += await self.dispatch(device)
+        return sent
 
     # ------------------------------------------------------------------ create / read / wait
 
@@ -715,6 +835,100 @@ class CommandService:
         async with self.db.sessionmaker() as s:
             row = await s.get(Command, command_id)
             return CommandView.of(row) if row is not None else None
+
+    async def cancel(self, tenant_id: str, command_ids: Sequence[int], user_id: int | None) -> bool:
+        """Cancel pending commands of ``tenant_id``: all of them or none (False when one of them is not pending
+        any more, e.g. the gateway claimed it meanwhile). Claiming (pending → sent) and cancelling are both
+        conditional updates of the status, so a command is either sent or cancelled, never both."""
+        ids = list(dict.fromkeys(command_ids))
+        if not ids:
+            return False
+        now = utcnow()
+        async with self.db.sessionmaker() as s:
+            result = await s.execute(
+                update(Command)
+                .where(Command.id.in_(ids), Command.tenant_id == tenant_id, Command.status == PENDING)
+                .values(status=CANCELLED, done_time=now, error="cancelled")
+            )
+            if result.rowcount != len(ids):  # type: ignore[attr-defined]
+                await s.rollback()
+                return False
+            s.add(
+                LogUsual(
+                    tenant_id=tenant_id,
+                    service_id="telemetry",
+                    log_level="INFO",
+                    log_id="command.cancel",
+                    log_data=json.dumps(
+                        {"commandIds": [str(i) for i in ids], "userId": str(user_id) if user_id else None}
+                    ),
+                    create_by=str(user_id) if user_id is not None else None,
+                    create_time=now,
+                )
+            )
+            await s.commit()
+        for command_id in ids:
+            log.info("command %s cancelled by %s", command_id, user_id)
+            await self.bus.publish(DONE_TOPIC, {"id": str(command_id), "status": CANCELLED})
+        return True
+
+    async def last_param_value(self, device: str, pid: int) -> ParamValue | None:
+        """The terminal's value of parameter ``pid`` as far as the command log knows it: the newest of the
+        answers to parameter queries (0x8104/0x8106, as of their answer) and of the parameter sets not failed
+        (0x8103 pending, sent or acknowledged, as of their creation: a queued set is applied before anything
+        created after it, as the terminal receives commands oldest first). None when nothing is known."""
+        async with self.db.sessionmaker() as s:
+            rows = (
+                (
+                    await s.execute(
+                        select(Command)
+                        .where(
+                            Command.device_number == device,
+                            Command.msg_id.in_((0x8103, 0x8104, 0x8106)),
+                            Command.status.in_((PENDING, SENT, ACKNOWLEDGED)),
+                        )
+                        .order_by(Command.create_time.desc(), Command.id.desc())
+                        .limit(LAST_VALUE_ROWS)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        best: tuple[datetime, ParamValue] | None = None
+        for row in rows:
+            found = _param_in(row, pid)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = found
+        return None if best is None else best[1]
+
+    async def create_switches(
+        self,
+        tenant_id: str,
+        vehicle_id: int | None,
+        device: str,
+        switches: Mapping[str, bool],
+        user_id: int | None,
+        *,
+        name: str = "funcset",
+    ) -> int:
+        """Turn the named function switches (``FunctionSwitch`` names, e.g. ``{"fence": True, "dms": False}``) on
+        or off and leave the others as they are: a read-modify-write of parameter 0xF008 starting from
+        :meth:`last_param_value`. Raises :class:`UnknownParameter` when that value is unknown (unless every switch
+        is named) - sending a guess would change switches nobody asked to change - and ValueError for an unknown
+        switch name. Bits the table does not define are dropped (the terminal would refuse them)."""
+        mask, on = switch_bits(switches)
+        async with self._lock(f"switches {device}"):  # two requests of this process must not start from one value
+            known = None if mask == SWITCHES_ALL else await self.last_param_value(device, SWITCHES_PID)
+            if mask != SWITCHES_ALL and not isinstance(known, int):
+                raise UnknownParameter(SWITCHES_PID, device)
+            base = known if isinstance(known, int) else None
+            value = ((base or 0) & ~mask | on) & SWITCHES_ALL
+            payload = {
+                "params": {"function_switches": value},
+                "switches": {k.lower(): bool(v) for k, v in switches.items()},
+                "base": base,
+            }
+            return await self.create(tenant_id, vehicle_id, device, name, 0x8103, payload, user_id)
 
     async def wait(self, command_id: int, timeout: float) -> CommandView | None:  # noqa: ASYNC109 - the API's own bound
         """Wait until the command is answered (or timed out/failed) or ``timeout`` seconds pass; return its
@@ -925,15 +1139,23 @@ class CommandService:
             values["serial"] = inflight.cmd.serial
         if result is not None:
             values["result"] = json.dumps(result, ensure_ascii=False, default=str)
+        changed: dict[str, Any] | None = None
         async with self.db.sessionmaker() as s:
             res = await s.execute(
                 update(Command).where(Command.id == command_id, Command.status.in_(from_statuses)).values(**values)
             )
+            if not res.rowcount:  # type: ignore[attr-defined]
+                await s.rollback()
+                return False
+            if status == ACKNOWLEDGED and (inflight is None or inflight.cmd.msg_id == 0x8103):
+                changed = await _record_settings(s, command_id)
             await s.commit()
-        if not res.rowcount:  # type: ignore[attr-defined]
-            return False
         log.info("command %s %s%s", command_id, status, f" ({error})" if error else "")
         await self.bus.publish(DONE_TOPIC, {"id": str(command_id), "status": status})
+        if changed is not None:
+            from liftdesk.fleet.service import VEHICLE_CHANGED  # the fleet context imports this module
+
+            await self.bus.publish(VEHICLE_CHANGED, changed)
         return True
 
     def _match(self, device: str, msg_ids: tuple[int, ...], serial: int | None) -> _Inflight | None:
@@ -1038,6 +1260,14 @@ class CommandService:
         await self._finish(command_id, ACKNOWLEDGED, result=data)
         return command_id
 
+    async def on_location_reply(self, device: str, reply_serial: int, data: dict[str, Any]) -> int | None:
+        """0x0201 answering 0x8201 (serial + the terminal's position now)."""
+        command_id, _ = await self._resolve(device, (0x8201,), reply_serial)
+        if not command_id:
+            return None
+        await self._finish(command_id, ACKNOWLEDGED, result=data)
+        return command_id
+
     async def on_reply(self, device: str, command_id: int, result: int, data: Any = None) -> bool:
         """An MQTT reply ``{commandId, result, data}``: result 0 → acknowledged with ``data``, else failed.
         Only the command's own device can answer it."""
@@ -1069,3 +1299,96 @@ def params_json(params: Mapping[int, ParamValue]) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# --------------------------------------------------------------------------- settings the platform keeps
+
+
+class UnknownParameter(ValueError):
+    """The command log knows no value of a parameter a read-modify-write needs (query the terminal first)."""
+
+    def __init__(self, pid: int, device: str) -> None:
+        spec = PARAM_SPECS.get(pid)
+        name = spec.name if spec else f"0x{pid:04x}"
+        super().__init__(f"{name}: the current value of terminal {device} is unknown; query its parameters first")
+        self.pid = pid
+        self.device = device
+
+
+SWITCHES_PID = int(ParamId.FUNCTION_SWITCHES)
+SWITCHES_ALL = functools.reduce(operator.or_, (int(bit) for bit in FunctionSwitch), 0)
+#: How many of a terminal's latest parameter commands :meth:`CommandService.last_param_value` looks through.
+LAST_VALUE_ROWS = 500
+
+
+def switch_bits(switches: Mapping[str, bool]) -> tuple[int, int]:
+    """``{"fence": True, "dms": False}`` → (bits named, bits to turn on). ValueError names an unknown switch."""
+    if not switches:
+        raise ValueError("switches: name at least one function switch")
+    mask = on = 0
+    for key, value in switches.items():
+        try:
+            bit = int(FunctionSwitch[key.upper()])
+        except KeyError:
+            names = ", ".join(str(m.name).lower() for m in FunctionSwitch)
+            raise ValueError(f"switches: {key!r} is not one of {names}") from None
+        if not isinstance(value, bool) and value not in (0, 1):
+            raise ValueError(f"switches.{key}: 0 or 1 is required")
+        mask |= bit
+        on |= bit if value else 0
+    return mask, on
+
+
+def _param_in(row: Command, pid: int) -> tuple[datetime, ParamValue] | None:
+    """(as of when, value) of parameter ``pid`` in one command row of :meth:`CommandService.last_param_value`."""
+    if row.msg_id == 0x8103:
+        params = json.loads(row.payload or "{}").get("params")
+        for key, value in params.items() if isinstance(params, Mapping) else ():
+            with contextlib.suppress(ValueError):
+                if param_id(key) == pid:
+                    return row.create_time, param_value(pid, value)
+        return None
+    if row.status != ACKNOWLEDGED or not row.result or row.done_time is None:
+        return None
+    answered = json.loads(row.result).get("params")
+    for item in answered if isinstance(answered, list) else ():
+        with contextlib.suppress(TypeError, ValueError, KeyError):
+            if param_id(str(item["id"])) == pid:
+                return row.done_time, param_value(pid, item["value"])
+    return None
+
+
+#: Vendor parameters whose acknowledged value is kept on the vehicle: id → (column, value → column value).
+#: The overload threshold's unit is taken as 10 kg (0-600 → 0-6 000 kg, the capacity range of counterbalance
+#: forklifts; docs/protocol.md §4.5 lists the unit as an open point).
+VEHICLE_SETTINGS: dict[int, tuple[str, Callable[[int], float]]] = {
+    int(ParamId.SPEED_LIMIT): ("speed_limit_kmh", float),
+    int(ParamId.COLLISION_THRESHOLD): ("collision_threshold_g", lambda v: v / 10),
+    int(ParamId.OVERLOAD_THRESHOLD): ("overload_threshold_kg", lambda v: v * 10.0),
+}
+
+
+async def _record_settings(s: AsyncSession, command_id: int) -> dict[str, Any] | None:
+    """Write the vehicle settings an acknowledged 0x8103 carried to its vehicle (in the caller's transaction);
+    returns the ``VEHICLE_CHANGED`` message to publish after the commit, or None."""
+    row = await s.get(Command, command_id)
+    if row is None or row.msg_id != 0x8103 or row.vehicle_id is None:
+        return None
+    params = json.loads(row.payload or "{}").get("params")
+    values: dict[str, Any] = {}
+    for key, value in params.items() if isinstance(params, Mapping) else ():
+        with contextlib.suppress(ValueError):
+            pid = param_id(key)
+            setting = VEHICLE_SETTINGS.get(pid)
+            converted = param_value(pid, value) if setting else None
+            if setting is not None and isinstance(converted, int):
+                values[setting[0]] = setting[1](converted)
+    if not values:
+        return None
+    await s.execute(
+        update(Vehicle)
+        .where(Vehicle.id == row.vehicle_id, Vehicle.tenant_id == row.tenant_id)
+        .values(**values, update_time=utcnow(), update_user=row.create_user)
+    )
+    log.info("vehicle %s: %s (acknowledged by %s)", row.vehicle_id, values, row.device_number)
+    return {"vehicleId": row.vehicle_id, "deviceNumber": row.device_number}

@@ -17,14 +17,17 @@ import pytest
 from sqlalchemy import select
 from test_gateway import Stack, add_vehicle, close_stack, make_stack, online, terminal_row
 
+from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.system.models import LogUsual
 from liftdesk.telemetry.codecs.jt808 import (
     AreaSetMode,
     DeleteCircleAreas,
+    FunctionSwitch,
     GeneralReply,
     Jt808Version,
     Location,
+    LocationQueryReply,
     Message,
     ParamItem,
     ParamQueryReply,
@@ -50,12 +53,16 @@ from liftdesk.telemetry.codecs.jt808 import (
 )
 from liftdesk.telemetry.commands import (
     ACKNOWLEDGED,
+    CANCELLED,
     FAILED,
     PENDING,
     SENT,
     TIMEOUT,
     CommandService,
+    UnknownParameter,
     build_body,
+    switch_bits,
+    url_upgrade_payload,
     validate,
 )
 from liftdesk.telemetry.gateway.client import Jt808Client
@@ -64,11 +71,14 @@ V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
 TENANT = "000000"
 USER = 1123598821738675201
 WAIT = 10.0
+#: The gateway asks a terminal for its attributes after it authenticated; these tests count the commands a
+#: terminal receives, so their gateways do not.
+QUIET: Any = None
 
 
 @pytest.fixture
 async def stack(db: Database) -> AsyncIterator[Stack]:
-    s = await make_stack(db, idle_timeout_s=60)
+    s = await make_stack(db, idle_timeout_s=60, attributes_max_age_s=QUIET)
     yield s
     await close_stack(s)
 
@@ -212,11 +222,38 @@ def test_upgrade_and_areas() -> None:
         (0x8600, {"areas": [{"id": 1, "lat": 1, "lon": 0, "radius": 5, "start": "08:00"}]}, "start and end"),
         (0x8604, {"area": {"id": 1, "vertices": [[1, 1]]}}, "vertices"),
         (0x8108, {"version": "1", "package": "***"}, "package"),
+        (0x8105, {"command": "upgrade", "params": ["fw.example.com/a.bin"]}, "url"),
+        (0x8105, {"command": "upgrade", "params": ["javascript:alert(1)"]}, "url"),
+        (0x8105, {"command": "upgrade", "params": ["http://fw.example.com:99999/a.bin"]}, "url"),
+        (0x8105, {"command": "upgrade", "params": ["http://h/a", "", "", "", "", "70000"]}, "tcpPort"),
+        (0x8105, {"command": "upgrade", "params": ["http://h/a", "", "", "", "", "", "", "MAKERX"]}, "maker"),
+        (0x8105, {"command": "upgrade", "params": ["http://h/a"] + [""] * 11}, "1..11"),
     ],
 )
 def test_invalid_payloads(msg_id: int, payload: dict[str, Any], named: str) -> None:
     with pytest.raises(ValueError, match=named):
         validate(msg_id, payload)
+
+
+def test_upgrade_from_a_url_and_location_query() -> None:
+    payload = url_upgrade_payload(
+        "https://fw.example.com/ld808/2.0.bin", maker="LFTDK", firmware_version="2.0", connect_timeout_min=30
+    )
+    control = roundtrip(0x8105, payload, V2013)
+    assert isinstance(control, TerminalControl) and control.command == TerminalCommand.UPGRADE
+    assert control.params == ("https://fw.example.com/ld808/2.0.bin", "", "", "", "", "", "", "LFTDK", "", "2.0", "30")
+    assert validate(0x8201, {}).encode(V2019) == b""
+
+
+def test_function_switch_names() -> None:
+    assert switch_bits({"fence": True, "DMS": False, "seat_belt_detection": 1}) == (
+        FunctionSwitch.FENCE | FunctionSwitch.DMS | FunctionSwitch.SEAT_BELT_DETECTION,
+        FunctionSwitch.FENCE | FunctionSwitch.SEAT_BELT_DETECTION,
+    )
+    with pytest.raises(ValueError, match="'horn' is not one of fence"):
+        switch_bits({"horn": True})
+    with pytest.raises(ValueError, match="switches"):
+        switch_bits({})
 
 
 # --------------------------------------------------------------------------- lifecycle
@@ -271,7 +308,7 @@ async def test_failure_reply_fails_the_command_with_the_reason(stack: Stack) -> 
 
 
 async def test_no_answer_is_retried_with_growing_timeouts_then_times_out(db: Database) -> None:
-    stack = await make_stack(db, reply_timeout_s=0.05)
+    stack = await make_stack(db, reply_timeout_s=0.05, attributes_max_age_s=QUIET)
     try:
         vid, device = await add_vehicle(db)
         client = await online(stack, device)
@@ -338,7 +375,7 @@ async def test_pending_commands_expire(stack: Stack) -> None:
 
 
 async def test_a_command_in_flight_follows_the_terminal_to_its_new_connection(db: Database) -> None:
-    stack = await make_stack(db, reply_timeout_s=0.5)
+    stack = await make_stack(db, reply_timeout_s=0.5, attributes_max_age_s=QUIET)
     try:
         vid, device = await add_vehicle(db)
         first = await online(stack, device)
@@ -414,7 +451,7 @@ async def test_create_is_validated_and_audited(stack: Stack) -> None:
 
 
 async def test_recovery_requeues_commands_left_in_flight(db: Database) -> None:
-    first = await make_stack(db)
+    first = await make_stack(db, attributes_max_age_s=QUIET)
     try:
         vid, device = await add_vehicle(db)
         client = await online(first, device)
@@ -432,3 +469,97 @@ async def test_recovery_requeues_commands_left_in_flight(db: Database) -> None:
         assert view is not None and view.status == PENDING and view.attempts == 1
     finally:
         await restarted.stop()
+
+
+async def test_location_query_is_answered_by_the_position(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    try:
+        cid = await stack.commands.create(TENANT, vid, device, "where", 0x8201, {}, USER)
+        message = await received(client, 0x8201)
+        here = Location(0, 3, 31.25, 121.45, 4, 2.0, 180, datetime(2026, 3, 2, 1, 0, tzinfo=UTC))
+        await client.send(LocationQueryReply(message.header.serial, here))
+        view = await stack.commands.wait(cid, WAIT)
+    finally:
+        await client.close()
+    assert view is not None and view.status == ACKNOWLEDGED
+    assert (view.result["lat"], view.result["lon"]) == (31.25, 121.45)
+
+
+async def test_function_switches_change_only_the_named_bits_of_the_last_known_value(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    with pytest.raises(UnknownParameter, match="function_switches"):
+        await stack.commands.create_switches(TENANT, vid, device, {"fence": True}, USER)
+    client = await online(stack, device)
+    try:
+        query = await stack.commands.create(TENANT, vid, device, "q", 0x8106, {"ids": ["function_switches"]}, USER)
+        message = await received(client, 0x8106)
+        await client.send(ParamQueryReply(message.header.serial, (ParamItem(0xF008, 0b0011001),)))
+        assert (await stack.commands.wait(query, WAIT)).status == ACKNOWLEDGED  # type: ignore[union-attr]
+        assert await stack.commands.last_param_value(device, 0xF008) == 0b0011001
+
+        first = await stack.commands.create_switches(TENANT, vid, device, {"fence": False, "dms": True}, USER)
+        message = await received(client, 0x8103)
+        assert isinstance(message.body, SetParams) and message.body.as_dict() == {0xF008: 0b1011000}
+        # not answered yet: a second change starts from the value queued before it
+        second = await stack.commands.create_switches(TENANT, vid, device, {"card": False}, USER)
+        again = await received(client, 0x8103)
+        assert isinstance(again.body, SetParams) and again.body.as_dict() == {0xF008: 0b1010000}
+        await client.send(GeneralReply(message.header.serial, 0x8103, ReplyResult.FAILURE))
+        await client.send(GeneralReply(again.header.serial, 0x8103, 0))
+        assert (await stack.commands.wait(first, WAIT)).status == FAILED  # type: ignore[union-attr]
+        assert (await stack.commands.wait(second, WAIT)).status == ACKNOWLEDGED  # type: ignore[union-attr]
+        assert await stack.commands.last_param_value(device, 0xF008) == 0b1010000
+        # a parameter query answered later is newer than every set before it
+        query = await stack.commands.create(TENANT, vid, device, "q", 0x8104, {}, USER)
+        message = await received(client, 0x8104)
+        await client.send(ParamQueryReply(message.header.serial, (ParamItem(0xF008, 0b1),)))
+        await stack.commands.wait(query, WAIT)
+        assert await stack.commands.last_param_value(device, 0xF008) == 0b1
+    finally:
+        await client.close()
+
+
+async def test_pending_commands_can_be_cancelled_all_or_none(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    kept = await stack.commands.create(TENANT, vid, device, "text", 0x8300, {"text": "kept"}, USER)
+    dropped = await stack.commands.create(TENANT, vid, device, "text", 0x8300, {"text": "dropped"}, USER)
+    assert not await stack.commands.cancel("other", [dropped], USER), "only the command's own tenant"
+    assert await stack.commands.cancel(TENANT, [dropped], USER)
+    view = await stack.commands.wait(dropped, 0)
+    assert view is not None and (view.status, view.error) == (CANCELLED, "cancelled") and view.done
+    client = await online(stack, device)
+    try:
+        message = await received(client, 0x8300)
+        assert isinstance(message.body, TextMessage) and message.body.text == "kept"  # the cancelled one is not sent
+        assert (await stack.commands.get(kept)).status == SENT  # type: ignore[union-attr]
+        assert not await stack.commands.cancel(TENANT, [kept], USER), "a sent command is not cancelled"
+        await client.send(GeneralReply(message.header.serial, 0x8300, 0))
+        assert (await stack.commands.wait(kept, WAIT)).status == ACKNOWLEDGED  # type: ignore[union-attr]
+    finally:
+        await client.close()
+    async with stack.db.sessionmaker() as s:
+        logs = (await s.execute(select(LogUsual).where(LogUsual.log_id == "command.cancel"))).scalars().all()
+    assert [json.loads(r.log_data or "{}")["commandIds"] for r in logs if str(dropped) in (r.log_data or "")] == [
+        [str(dropped)]
+    ]
+
+
+async def test_a_command_whose_announcement_was_lost_is_sent_by_the_sweep(stack: Stack) -> None:
+    vid, device = await add_vehicle(stack.db)
+    client = await online(stack, device)
+    elsewhere = CommandService(stack.db, LocalBus())  # another process whose bus message never arrived
+    try:
+        for _ in range(500):  # the gateway attaches the terminal just after answering its authentication
+            if stack.commands.attached(device):
+                break
+            await asyncio.sleep(0.01)
+        assert await stack.commands.dispatch(device) == 0  # (after the dispatch that attaching started)
+        cid = await elsewhere.create(TENANT, vid, device, "text", 0x8300, {"text": "late"}, USER)
+        assert (await stack.commands.get(cid)).status == PENDING  # type: ignore[union-attr]
+        assert await stack.commands.dispatch_attached() == 1
+        message = await received(client, 0x8300)
+        await client.send(GeneralReply(message.header.serial, 0x8300, 0))
+        assert (await elsewhere.wait(cid, WAIT)).status == ACKNOWLEDGED  # type: ignore[union-attr]
+    finally:
+        await client.close()

@@ -83,3 +83,65 @@ async def test_bad_input_is_named(api: Api) -> None:
     assert r["code"] == 400 and "carId" in r["msg"]
     r = await api.post(f"{F}/carInfo/updateCarInfoById", json={"carNo": "no id"})
     assert r["code"] == 400 and "id" in r["msg"]
+
+
+async def test_track_period_is_capped_at_seven_days(api: Api) -> None:
+    car = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("TR-")})
+    car_id = car["data"]["id"]
+    week = {"carId": car_id, "beginTime": "2026-05-01 00:00:00", "endTime": "2026-05-08 00:00:00"}
+    ok = await api.get(f"{F}/positionTrailing/positionTrailing", params=week)
+    assert ok["code"] == 200 and ok["data"]["count"] == 0
+    longer = await api.get(
+        f"{F}/positionTrailing/positionTrailing",
+        params={**week, "endTime": "2026-05-08 00:00:01"},
+        headers={"Accept-Language": "en"},
+    )
+    assert longer["_status"] == 400 and longer["msg"] == "beginTime/endTime: the period must not exceed 7 days"
+    no_begin = await api.get(f"{F}/positionTrailing/positionTrailing", params={"carId": car_id})
+    assert no_begin["code"] == 200, "the default period (the last day) is within the cap"
+
+
+async def test_status_count_of_an_organisation_includes_those_under_it(api: Api) -> None:
+    root = (await api.get("/api/blade-system/dept/list"))["data"][0]
+    east, south = root["children"][0]["id"], root["children"][1]["id"]
+    branch = await api.post(
+        "/api/blade-system/dept/submit",
+        json={"deptName": api.unique("Dock "), "parentId": east, "sort": 1, "deptCategory": 2},
+    )
+    assert branch["code"] == 200, branch
+    dock = branch["data"]["id"]
+    cars = {}
+    for mechanism in (east, dock, south):
+        r = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("ORG-"), "mechanismId": mechanism})
+        assert r["code"] == 200, r
+        cars[mechanism] = r["data"]["id"]
+
+    async def total(mechanism: str) -> int:
+        r = await api.get(f"{F}/carStatus/getCnt", params={"mechanismId": mechanism})
+        assert r["code"] == 200, r
+        return int(r["data"]["total"])
+
+    async def listed(mechanism: str) -> set[str]:
+        r = await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"mechanismId": mechanism})
+        return {row["carId"] for row in r["data"]}
+
+    assert await total(dock) == 1 and await listed(dock) == {cars[dock]}
+    under_east = await listed(east)
+    assert {cars[east], cars[dock]} <= under_east and cars[south] not in under_east
+    assert await total(east) == len(under_east)
+    assert {cars[east], cars[dock], cars[south]} <= await listed(root["id"])
+    for call in (
+        api.get(f"{F}/carStatus/getCnt", params={"mechanismId": "east"}),
+        api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"mechanismId": "east"}),
+    ):
+        bad = await call
+        assert bad["code"] == 400 and "mechanismId" in bad["msg"]
+
+
+def test_get_car_info_documents_car_id() -> None:
+    from liftdesk.app import create_app
+    from liftdesk.core.config import Settings
+
+    doc = create_app(Settings(env="test")).openapi()
+    params = {p["name"] for p in doc["paths"][f"{F}/carInfo/getCarInfo"]["get"]["parameters"]}
+    assert {"carId", "id"} <= params

@@ -413,6 +413,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carSet/crashThresholdValue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): {carIds, crashThresholdValue, crashLevel?, wait} */
+        post: operations["carSet-crash_threshold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/funcset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, authorizationStatus?, spotCheckSet?, slotCardSet?, carNetworkingSet?, seatBeltDetectionFunction?, dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) and the call is refused if it has not answered */
+        post: operations["carSet-funcset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carSet/lockCar": {
         parameters: {
             query?: never;
@@ -422,8 +456,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lock (1 soft, 2 full) or unlock (0) vehicles */
+        /** Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait} */
         post: operations["carSet-lock_car"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/overloadThresholdValue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): {carIds, overloadThresholdValue, wait} */
+        post: operations["carSet-overload_threshold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -439,7 +490,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the speed limit (0–30 km/h) of vehicles */
+        /** Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait} */
         post: operations["carSet-rate_limiting"];
         delete?: never;
         options?: never;
@@ -456,7 +507,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set terminal parameters (names or ids → values) */
+        /** Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait} */
         post: operations["carSet-send_config"];
         delete?: never;
         options?: never;
@@ -471,10 +522,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ask a vehicle's terminal for all its parameters */
+        /** Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30) */
         get: operations["carSet-query_config"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/speedCalibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): {carIds, speedCalibration (or carSpeedCalibration), wait} */
+        post: operations["carSet-speed_calibration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/weightCalibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the load correction factor (0.5-2.0, vendor parameter 0xF007): {carIds, weightCalibration (or weighCalibration), wait} */
+        post: operations["carSet-weight_calibration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -488,7 +573,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many vehicles are in each state */
+        /** How many vehicles are in each state (mechanismId: of that organisation and those under it) */
         get: operations["carInfo-status_count"];
         put?: never;
         post?: never;
@@ -509,6 +594,74 @@ export interface paths {
         get: operations["common-ip_offset"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/operation/versionUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package */
+        post: operations["carSet-version_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/parameterQuery/hardwareVersionNumberQuery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait} */
+        post: operations["carSet-hardware_version_query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/parameterQuery/softwareVersionNumberQuery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait} */
+        post: operations["carSet-software_version_query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/parameterQuery/versionNumberQuery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait} */
+        post: operations["carSet-version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -539,7 +692,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss), oldest first */
+        /** Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; default: the day before endTime, which defaults to now), oldest first */
         get: operations["carInfo-track"];
         put?: never;
         post?: never;
@@ -2147,6 +2300,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/command/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel pending (queued) commands by ids=1,2: all of them or none */
+        post: operations["carSet-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/command/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One command by id: status, attempts, who sent it, the answer or the error */
+        get: operations["carSet-detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/command/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** command: paged list with filters */
+        get: operations["command-command_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/command/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | factory_reset | close_data_link | ..., params?}, vehicle_control {lockLevel | doors | controls}, text {text, display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, query_attributes {} */
+        post: operations["carSet-send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/ingest": {
         parameters: {
             query?: never;
@@ -2200,6 +2421,19 @@ export interface components {
             temperaturesC: number[];
             /** Voltagev */
             voltageV: number;
+        };
+        /** CarsIn */
+        CarsIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
         };
         /** ClientInSubmit */
         ClientInSubmit: {
@@ -2279,7 +2513,12 @@ export interface components {
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
-        /** CommandOut */
+        /**
+         * CommandOut
+         * @description A command to a vehicle's terminal as users follow it (the command log, and the answer of every call that
+         *     sends commands). ``payload``/``result`` are the command's JSON; ``createUserName`` is who sent it (empty for
+         *     commands the platform sent by itself).
+         */
         CommandOut: {
             /**
              * Attempts
@@ -2288,22 +2527,45 @@ export interface components {
             attempts: number;
             /** Carid */
             carId?: string | null;
+            /** Carno */
+            carNo?: string | null;
             /** Commandid */
-            commandId: string;
+            commandId?: string | null;
             /** Createtime */
             createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Createusername */
+            createUserName?: string | null;
             /** Devicenumber */
             deviceNumber: string;
             /** Donetime */
             doneTime?: string | null;
             /** Error */
             error?: string | null;
+            /** Expiretime */
+            expireTime?: string | null;
+            /** Id */
+            id: string;
+            /** Msgid */
+            msgId: number;
             /** Name */
             name: string;
+            /** Payload */
+            payload?: unknown;
             /** Result */
             result?: unknown;
-            /** Status */
+            /** Senttime */
+            sentTime?: string | null;
+            /** Serial */
+            serial?: number | null;
+            /**
+             * Status
+             * @description pending, sent, acknowledged, failed, timeout or cancelled
+             */
             status: string;
+            /** Tenantid */
+            tenantId?: string | null;
         };
         /** ConfigIn */
         ConfigIn: {
@@ -2317,6 +2579,30 @@ export interface components {
             };
             /**
              * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
+        };
+        /** CrashIn */
+        CrashIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Crashlevel
+             * @description impact sensitivity level 1-5
+             */
+            crashLevel?: number | null;
+            /**
+             * Crashthresholdvalue
+             * @description impact alarm threshold in g (0.1 g)
+             */
+            crashThresholdValue: number;
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
              * @default 5
              */
             wait: number;
@@ -2778,6 +3064,8 @@ export interface components {
             impactG?: number | null;
             /** Lat */
             lat: number;
+            /** Lifting */
+            lifting?: boolean | null;
             /** Loadkg */
             loadKg?: number | null;
             /** Locklevel */
@@ -2802,6 +3090,54 @@ export interface components {
             status: number;
             /** Time */
             time: number | string;
+        };
+        /** FuncSetIn */
+        FuncSetIn: {
+            /**
+             * Authorizationstatus
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            authorizationStatus?: number | null;
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Carnetworkingset
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            carNetworkingSet?: number | null;
+            /**
+             * Dmsfunction
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            dmsFunction?: number | null;
+            /**
+             * Fencesetting
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            fenceSetting?: number | null;
+            /**
+             * Seatbeltdetectionfunction
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            seatBeltDetectionFunction?: number | null;
+            /**
+             * Slotcardset
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            slotCardSet?: number | null;
+            /**
+             * Spotcheckset
+             * @description 1 on, 0 off; absent: left as it is
+             */
+            spotCheckSet?: number | null;
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
         };
         /** GrantIn */
         GrantIn: {
@@ -2968,10 +3304,14 @@ export interface components {
             carId?: string | null;
             /** Carids */
             carIds?: string[];
-            /** Locklevel */
+            /**
+             * Locklevel
+             * @description 0 unlock, 1 level-1 lock, 2 level-2 lock
+             */
             lockLevel: number;
             /**
              * Wait
+             * @description seconds to wait for the answers (0-30)
              * @default 5
              */
             wait: number;
@@ -3081,6 +3421,24 @@ export interface components {
             /** Source */
             source?: string | null;
         };
+        /** OverloadIn */
+        OverloadIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Overloadthresholdvalue
+             * @description overload threshold, 0-600 in steps of 10 kg (0-6 000 kg)
+             */
+            overloadThresholdValue: number;
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
+        };
         /** Page[ClientOut] */
         Page_ClientOut_: {
             /** Current */
@@ -3089,6 +3447,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["ClientOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[CommandOut] */
+        Page_CommandOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["CommandOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -3602,6 +3973,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_ClientOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[CommandOut]] */
+        R_Page_CommandOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_CommandOut_"] | null;
             /**
              * Msg
              * @default
@@ -4493,10 +4883,14 @@ export interface components {
             carId?: string | null;
             /** Carids */
             carIds?: string[];
-            /** Speedlimit */
+            /**
+             * Speedlimit
+             * @description km/h, 0 lifts the limit
+             */
             speedLimit: number;
             /**
              * Wait
+             * @description seconds to wait for the answers (0-30)
              * @default 5
              */
             wait: number;
@@ -4673,6 +5067,46 @@ export interface components {
             updateTime?: string | null;
             /** Updateuser */
             updateUser?: string | null;
+        };
+        /** SendIn */
+        SendIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Name
+             * @description the command type, see the summary
+             */
+            name: string;
+            /** Payload */
+            payload?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
+        };
+        /** SpeedCalibrationIn */
+        SpeedCalibrationIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Speedcalibration
+             * @description correction factor 0.5-2.0 (1.0 = none), 0.001 steps
+             */
+            speedCalibration: number;
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
         };
         /** StatusCount */
         StatusCount: {
@@ -5225,10 +5659,79 @@ export interface components {
             /** Zjh */
             zjh?: string | null;
         };
+        /** VersionUpdateIn */
+        VersionUpdateIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Connecttimeoutmin
+             * @description URL: minutes the terminal may take to reach the server
+             */
+            connectTimeoutMin?: number | null;
+            /**
+             * Hardwareversion
+             * @description hardware version it is for (URL)
+             * @default
+             */
+            hardwareVersion: string;
+            /**
+             * Maker
+             * @description maker id (5 characters, JT/T 808)
+             * @default
+             */
+            maker: string;
+            /**
+             * Package
+             * @description or the upgrade file itself, base64 (0x8108)
+             */
+            package?: string | null;
+            /**
+             * Upgradetype
+             * @description package: 0 terminal, 12 IC card reader, 52 GNSS module
+             * @default 0
+             */
+            upgradeType: number;
+            /**
+             * Url
+             * @description http(s)/ftp URL of the firmware file
+             */
+            url?: string | null;
+            /**
+             * Version
+             * @description firmware version it installs
+             */
+            version: string;
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
+        };
         /** VisitIn */
         VisitIn: {
             /** Menuid */
             menuId: string;
+        };
+        /** WeightCalibrationIn */
+        WeightCalibrationIn: {
+            /** Carid */
+            carId?: string | null;
+            /** Carids */
+            carIds?: string[];
+            /**
+             * Wait
+             * @description seconds to wait for the answers (0-30)
+             * @default 5
+             */
+            wait: number;
+            /**
+             * Weightcalibration
+             * @description correction factor 0.5-2.0 (1.0 = none), 0.001 steps
+             */
+            weightCalibration: number;
         };
         /** DictBizOutNode */
         liftdesk__core__crud__DictBizOutNode__1: {
@@ -6079,6 +6582,8 @@ export interface operations {
         parameters: {
             query?: {
                 id?: string;
+                /** @description the id (same as id) */
+                carId?: string;
             };
             header?: never;
             path?: never;
@@ -6367,6 +6872,72 @@ export interface operations {
             };
         };
     };
+    "carSet-crash_threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrashIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-funcset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FuncSetIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carSet-lock_car": {
         parameters: {
             query?: never;
@@ -6377,6 +6948,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LockIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-overload_threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OverloadIn"];
             };
         };
         responses: {
@@ -6499,6 +7103,72 @@ export interface operations {
             };
         };
     };
+    "carSet-speed_calibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpeedCalibrationIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-weight_calibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeightCalibrationIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carInfo-status_count": {
         parameters: {
             query?: {
@@ -6546,6 +7216,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IpOffset_"];
+                };
+            };
+        };
+    };
+    "carSet-version_update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-hardware_version_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-software_version_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-version_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -9392,6 +10194,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_str_"];
+                };
+            };
+        };
+    };
+    "carSet-cancel": {
+        parameters: {
+            query?: {
+                ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-detail": {
+        parameters: {
+            query?: {
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CommandOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "command-command_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page */
+                size?: number;
+                ascs?: string;
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
