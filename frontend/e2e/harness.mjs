@@ -28,14 +28,18 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts `liftdesk serve` on a fresh SQLite file and waits for /api/health. */
-export async function startBackend() {
+/**
+ * Starts `liftdesk serve` on a fresh SQLite file and waits for /api/health. `env` adds settings, e.g. a gateway
+ * port and simulated vehicles (`{ gateway: true, vehicles: 4 }`: a free gateway port and 4 simulated terminals).
+ */
+export async function startBackend({ gateway = false, vehicles = 0, name = 'e2e' } = {}) {
   if (!existsSync(LIFTDESK)) throw new Error(`${LIFTDESK} is missing: install the backend first (make install)`);
   if (!existsSync(join(FRONTEND, 'dist', 'index.html'))) throw new Error('frontend/dist is missing: run `npm run build` first');
   mkdirSync(OUT, { recursive: true });
-  const db = join(OUT, 'e2e.db');
+  const db = join(OUT, `${name}.db`);
   for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
   const port = await freePort();
+  const gatewayPort = gateway ? await freePort() : 0;
   const logs = [];
   const child = spawn(LIFTDESK, ['serve'], {
     cwd: REPO,
@@ -43,8 +47,8 @@ export async function startBackend() {
       ...process.env,
       LIFTDESK_DATABASE_URL: `sqlite+aiosqlite:///${db}`,
       LIFTDESK_PORT: String(port),
-      LIFTDESK_GATEWAY_PORT: '0',
-      LIFTDESK_SIMULATOR_VEHICLES: '0',
+      LIFTDESK_GATEWAY_PORT: String(gatewayPort),
+      LIFTDESK_SIMULATOR_VEHICLES: String(vehicles),
       LIFTDESK_WEB_DIR: join(FRONTEND, 'dist'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

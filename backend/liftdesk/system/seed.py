@@ -72,12 +72,25 @@ PARAMS = [
     ("账号错误锁定次数", "account.failCount", "5"),
     ("租户默认管理密码", "tenant.default.password", "admin"),
     ("租户默认账号额度", "tenant.default.accountNumber", "100"),
-    ("租户默认菜单集合", "tenant.default.menuCode", "user,dept,post,dictbiz,topmenu,role,operation"),
+    ("租户默认菜单集合", "tenant.default.menuCode", "user,dept,post,dictbiz,topmenu,role,operation,fleet"),
 ]
 
 # (code, name, alias, path, icon, sort, children)
 MenuSpec = tuple[str, str, str, str, str, int, list["MenuSpec"]]
 MENUS: list[MenuSpec] = [
+    (
+        "fleet",
+        "车辆管理",
+        "fleet",
+        "/fleet",
+        "iconfont icon-car",
+        1,
+        [
+            # the live map of the fleet (live feed); its buttons are the vehicle's (``vehicle_edit`` sends commands)
+            ("car_monitor", "实时监控", "carMonitor", "/fleet/monitor", "iconfont icon-monitor", 1, []),
+            ("vehicle", "车辆档案", "vehicle", "/fleet/vehicle", "iconfont icon-car", 2, []),
+        ],
+    ),
     (
         "operation",
         "运营设置",
@@ -262,6 +275,7 @@ async def seed(session: AsyncSession) -> bool:
 #: Menus (and their buttons) the tenant administrator role is granted when they are seeded.
 ADMIN_MENU_CODES = frozenset(
     {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence"}
+    | {"fleet", "car_monitor", "vehicle"}
 )
 
 

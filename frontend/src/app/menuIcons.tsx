@@ -60,6 +60,7 @@ const BY_KEY: Record<string, ReactNode> = {
   dashboard: <DashboardOutlined />,
   operation: <ControlOutlined />,
   fence: <BorderOuterOutlined />,
+  car_monitor: <EnvironmentOutlined />,
   SettingOutlined: <SettingOutlined />,
   CarOutlined: <CarOutlined />,
   DashboardOutlined: <DashboardOutlined />,

@@ -221,7 +221,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
     }
     setSaving(true);
     try {
-      await post(config.api.submit, payload);
+      await post(editing.mode === 'edit' ? config.api.submit : (config.api.create ?? config.api.submit), payload);
       toast.success(t(editing.mode === 'edit' ? 'crud.updated' : 'crud.added'));
       setEditing(null);
       reload();

@@ -12,6 +12,7 @@ import topmenu from './system/topmenu';
 import dept from './system/dept';
 import user from './system/user';
 import fence, { FENCE_EDITOR_PATH, FENCE_LIST_PATH } from './operation/fence';
+import vehicle, { VEHICLE_LIST_PATH } from './fleet/vehicle';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -20,6 +21,7 @@ export type PageEntry =
 const DictVertical = lazy(() => import('../pages/dict/DictVertical'));
 // the map (MapLibre, terra-draw) loads with this page only
 const FenceEditor = lazy(() => import('../pages/fence/FenceEditor'));
+const LiveMonitor = lazy(() => import('../pages/monitor/LiveMonitor'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -37,6 +39,8 @@ export const PAGES: Record<string, PageEntry> = {
   '/system/dept': resource(dept),
   '/system/user': resource(user),
   [FENCE_LIST_PATH]: resource(fence),
+  '/fleet/monitor': { kind: 'component', component: LiveMonitor },
+  [VEHICLE_LIST_PATH]: resource(vehicle),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */
@@ -45,7 +49,7 @@ export const SUB_PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentTy
 };
 
 /** Kept for the horizontal dictionary view and tests. */
-export const RESOURCES = { param, dict: dictTree, dictbiz, post, client, tenant, role, menu, topmenu, dept, user, fence };
+export const RESOURCES = { param, dict: dictTree, dictbiz, post, client, tenant, role, menu, topmenu, dept, user, fence, vehicle };
 
 export function resolvePage(path: string): PageEntry | undefined {
   return PAGES[path] ?? PAGES[path.replace(/\/index$/, '')];

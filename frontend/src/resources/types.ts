@@ -34,6 +34,7 @@ export interface Column {
   /** Query key of the search field when it differs from `prop` (e.g. `category_equal`). */
   searchParam?: string;
   required?: boolean;
+  /** Extra form rules; a string `message` is an i18n key. */
   rules?: Rule[];
   hideInTable?: boolean;
   hideInForm?: boolean;
@@ -84,7 +85,10 @@ export type ToolbarExtra = (props: ToolbarExtraProps) => ReactNode;
 export interface ResourceApi {
   list: string;
   detail: string;
+  /** Saves an edited row (and a new one, unless `create` is given). */
   submit: string;
+  /** Saves a new row, when the API has a call of its own for that (e.g. `insertCarInfo`). */
+  create?: string;
   remove: string;
   tree?: string;
 }

@@ -123,7 +123,8 @@ export function FormField({ column, editing, children }: { column: Column; editi
   const requiredMessage = useRequiredMessage();
   const rules: FormRule[] = [];
   if (column.required) rules.push({ required: true, whitespace: column.type !== 'number', message: requiredMessage(column) });
-  if (column.rules) rules.push(...column.rules);
+  // a rule's message is an i18n key, like every label of a column
+  if (column.rules) rules.push(...column.rules.map((r) => (typeof r === 'object' && typeof r.message === 'string' ? { ...r, message: t(r.message) } : r)));
   const disabled = column.readOnly && editing;
   return (
     <Form.Item

@@ -1,0 +1,148 @@
+// The fleet pages against the real backend with a real JT/T 808 gateway and simulated terminals: register a vehicle
+// (车辆管理 → 车辆档案), then watch the simulated fleet live (车辆管理 → 实时监控), draw a vehicle's track of today
+// and ask its terminal for its parameters (a real command, answered by the simulated terminal).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+
+const F = '/api/blade-fics-report/fics/carInfo';
+const SIMULATED = 4;
+const NEW_CAR = 'E2E-前移-07';
+
+let backend;
+let browser;
+let page;
+let token;
+const pageErrors = [];
+
+const { expectToast, opened, settle, tabLabels } = ui(() => page);
+
+before(async () => {
+  backend = await startBackend({ gateway: true, vehicles: SIMULATED, name: 'e2e-monitor' });
+  token = await tokenFor(backend.base, 'admin', 'admin');
+  // the simulated terminals register, authenticate and report within seconds of the start
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const body = await api(backend.base, `${F}/getCarLastGPSInfo`, { method: 'POST', token, body: {} });
+    if (body.code === 200 && body.data.filter((v) => v.online && v.lat !== null).length === SIMULATED) break;
+    if (Date.now() > deadline) throw new Error(`the simulated fleet did not report: ${JSON.stringify(body)}\n${backend.logs.join('')}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  browser = await launchBrowser();
+  page = await newPage(browser, pageErrors);
+});
+
+after(async () => {
+  await browser?.close();
+  await backend?.stop();
+});
+
+describe('fleet', () => {
+  it('signs in and opens 车辆管理 → 车辆档案 with the simulated vehicles', async () => {
+    await page.goto(`${backend.base}/login`);
+    const form = page.locator('.login-card [role="tabpanel"][aria-hidden="false"]');
+    await form.getByPlaceholder('账号').fill('admin');
+    await form.getByPlaceholder('密码', { exact: true }).fill('admin');
+    await form.getByRole('button', { name: /登\s*录/ }).click();
+    await page.waitForURL(/\/wel\/index$/);
+    await opened(page.getByRole('dialog', { name: '平台停用通知' }));
+    await page.getByRole('button', { name: '我知道了' }).click();
+
+    const sider = page.locator('.app-sider');
+    await sider.getByText('车辆管理', { exact: true }).click();
+    await sider.locator('li.ant-menu-item').getByText('车辆档案', { exact: true }).click();
+    await page.waitForURL(/\/fleet\/vehicle$/);
+    for (const header of ['车辆简称', '设备号', '车辆类型', '车辆状态', '所属机构', '在线'])
+      await page.locator('.ant-table-thead').getByText(header, { exact: true }).waitFor();
+    await page.locator('.ant-table-row', { hasText: 'FL-001' }).waitFor();
+    assert.equal(await page.locator('.ant-table-row').count(), SIMULATED);
+    assert.deepEqual(await tabLabels(), ['首页', '车辆档案']);
+  });
+
+  it('registers a vehicle with its terminal, refusing a device number that is not digits', async () => {
+    await page.locator('.crud-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = page.getByRole('dialog', { name: '新增车辆' });
+    await opened(dialog);
+    await dialog.getByLabel('车辆简称').fill(NEW_CAR);
+    await dialog.getByLabel('设备号').fill('01391234AB');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await dialog.getByText('设备号只能是 1 到 20 位数字').waitFor();
+    await dialog.getByLabel('设备号').fill('013912340007');
+    await dialog.getByLabel('额定载重 (kg)').fill('1800');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await expectToast('新增成功');
+    await page.locator('.ant-table-row', { hasText: NEW_CAR }).waitFor();
+    await settle();
+    await page.screenshot({ path: shot('vehicle-list') });
+
+    const found = await api(backend.base, `${F}/page`, { token, params: { current: 1, size: 10, carNo: NEW_CAR } });
+    const row = found.data.records.find((c) => c.carNo === NEW_CAR);
+    assert.equal(row?.deviceNumber, '013912340007');
+    assert.equal(row?.ratedLoadKg, 1800);
+
+    // the same device number twice is refused with the server's message
+    await page.locator('.crud-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    await opened(dialog);
+    await dialog.getByLabel('车辆简称').fill(`${NEW_CAR}-2`);
+    await dialog.getByLabel('设备号').fill('013912340007');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await expectToast('已存在');
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+  });
+
+  it('shows the simulated fleet live on 实时监控, by state', async () => {
+    const sider = page.locator('.app-sider');
+    await sider.locator('li.ant-menu-item').getByText('实时监控', { exact: true }).click();
+    await page.waitForURL(/\/fleet\/monitor$/);
+    await page.getByTestId('feed-status').getByText('实时').waitFor();
+    // the registered vehicle has reported nothing yet: the feed knows the four that have
+    for (let i = 1; i <= SIMULATED; i += 1) await page.getByTestId(`vehicle-row-FL-00${i}`).waitFor();
+    const all = page.locator('.monitor-filters label').first();
+    assert.match(await all.innerText(), new RegExp(`全部\\s*${SIMULATED}`));
+    // a tab's count and the rows it shows agree
+    const moving = page.locator('.monitor-filters label', { hasText: '熄火' });
+    const count = Number((await moving.innerText()).replace(/\D+/g, ''));
+    await moving.click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.monitor-list .ant-table-row').length === n,
+      count,
+    );
+    await all.click();
+    await page.locator('.monitor-list .ant-table-row').nth(SIMULATED - 1).waitFor();
+    await page.getByPlaceholder('车辆简称 / 设备号').fill('FL-002');
+    await page.waitForFunction(() => document.querySelectorAll('.monitor-list .ant-table-row').length === 1);
+    await page.getByPlaceholder('车辆简称 / 设备号').fill('');
+    await page.locator('.monitor-map canvas.maplibregl-canvas').waitFor();
+    await page.waitForTimeout(1500); // two live updates: the ages in the list tick
+    await page.screenshot({ path: shot('monitor') });
+  });
+
+  it('opens a vehicle, draws its track of today and asks its terminal for its parameters', async () => {
+    await page.getByTestId('vehicle-row-FL-001').click();
+    const card = page.getByTestId('vehicle-card');
+    await card.getByText('FL-001').waitFor();
+    await card.getByText('设备号').waitFor();
+    await card.getByRole('button', { name: /今日轨迹/ }).click();
+    await card.getByText(/今日 \d+ 个轨迹点/).waitFor();
+    const points = Number((await card.getByText(/今日 \d+ 个轨迹点/).innerText()).replace(/\D+/g, ''));
+    assert.ok(points >= 1, `the track has positions: ${points}`);
+
+    await card.getByRole('button', { name: /查询参数/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'FL-001 的终端参数' });
+    await opened(dialog);
+    // the answer of the simulated terminal: its heartbeat interval and our vendor parameters
+    await dialog.getByText('心跳间隔 (秒)').waitFor({ timeout: 20_000 });
+    await dialog.getByText('锁车等级').waitFor();
+    await settle();
+    await page.screenshot({ path: shot('monitor-parameters') });
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: /关\s*闭/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await card.getByRole('button', { name: '关闭' }).click();
+    await card.waitFor({ state: 'detached' });
+  });
+
+  it('raised no uncaught page errors', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,0 +1,456 @@
+import { useEffect, useMemo, useRef, useState, type HTMLAttributes, type RefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Input,
+  List,
+  Modal,
+  Radio,
+  Result,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { AimOutlined, CloseOutlined, NodeIndexOutlined, SettingOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { getIpOffset } from '../../api/menu';
+import { usePermissions } from '../../app/useMenu';
+import { useLive } from '../../live/useLive';
+import type { FeedStatus, LiveEvent, LiveVehicle } from '../../live/types';
+import MapView from '../../map/MapView';
+import { FitBounds } from '../../map/FitBounds';
+import { FlyTo } from '../../map/FlyTo';
+import { TrackLayer } from '../../map/TrackLayer';
+import { VehiclesLayer, type MapVehicle } from '../../map/VehiclesLayer';
+import { STATE_COLORS } from '../../map/vehicleStyle';
+import { boundsOf, type LonLat } from '../../map/geo';
+import { getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
+import {
+  ageParts,
+  ageSeconds,
+  countByFilter,
+  FILTERS,
+  hasPosition,
+  todayPeriod,
+  visibleVehicles,
+  zonedTime,
+  type Filter,
+} from './monitor';
+
+const DEFAULT_OFFSET = 480;
+
+/** The tenant zone's offset (from the server clock answer the shell also asks for), and the server's "now". */
+function useServerClock(): { offset: number; now: () => number } {
+  const { data } = useQuery({
+    queryKey: ['server-time'],
+    queryFn: async () => {
+      const sent = Date.now();
+      const answer = await getIpOffset();
+      return { skew: answer.timestamp - (sent + Date.now()) / 2, offset: answer.offset };
+    },
+    staleTime: 10 * 60_000,
+  });
+  const skew = data?.skew ?? 0;
+  return { offset: data?.offset ?? DEFAULT_OFFSET, now: () => Date.now() + skew };
+}
+
+/** Re-renders every `ms` (for "n s ago" texts). */
+function useTick(ms: number): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((n) => n + 1), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return tick;
+}
+
+function StateTag({ v, t }: { v: LiveVehicle; t: TFunction }) {
+  if (!v.online) return <Tag>{t('monitor.offline')}</Tag>;
+  return <Tag color={STATE_COLORS[v.state] ?? 'default'}>{t(`monitor.state.${v.state}`, { defaultValue: v.state })}</Tag>;
+}
+
+function Age({ iso, now, t }: { iso: string | null; now: number; t: TFunction }) {
+  const seconds = ageSeconds(iso, now);
+  if (seconds === null) return <>-</>;
+  const { value, unit } = ageParts(seconds);
+  return <>{t(`monitor.ago.${unit}`, { n: value })}</>;
+}
+
+function FeedBadge({ status, t }: { status: FeedStatus; t: TFunction }) {
+  const badge = status === 'open' ? 'success' : status === 'connecting' ? 'processing' : 'error';
+  return <Badge status={badge} text={t(`monitor.feed.${status}`)} data-testid="feed-status" />;
+}
+
+/** The terminal's parameters, asked for when the dialog opens (the answer comes back through the command log). */
+function ParametersDialog({ vehicle, onClose }: { vehicle: LiveVehicle; onClose: () => void }) {
+  const { t } = useTranslation();
+  const query = useQuery({
+    queryKey: ['terminal-params', vehicle.vehicleId],
+    queryFn: () => queryParameters(vehicle.vehicleId),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+  const command: CommandView | undefined = query.data;
+  const params = command?.result?.params ?? [];
+  let body;
+  if (query.isPending) {
+    body = (
+      <div className="monitor-params-wait">
+        <Spin />
+        <Typography.Text type="secondary">{t('monitor.params.waiting')}</Typography.Text>
+      </div>
+    );
+  } else if (query.isError) {
+    body = <Result status="error" title={t('monitor.params.failed')} subTitle={query.error.message} />;
+  } else if (command && command.status !== 'acknowledged') {
+    body = (
+      <Result
+        status={command.status === 'pending' || command.status === 'sent' ? 'info' : 'warning'}
+        title={t(`monitor.params.status.${command.status}`, { defaultValue: command.status })}
+        subTitle={command.error ?? t('monitor.params.later')}
+      />
+    );
+  } else {
+    body = (
+      <Table
+        size="small"
+        rowKey="id"
+        pagination={false}
+        scroll={{ y: 420 }}
+        dataSource={params}
+        columns={[
+          { title: t('monitor.params.id'), dataIndex: 'id', width: 90 },
+          { title: t('monitor.params.name'), dataIndex: 'name', render: (name: string) => t(`monitor.paramNames.${name}`, { defaultValue: name }) },
+          { title: t('monitor.params.value'), dataIndex: 'value', render: (value: unknown) => (typeof value === 'object' ? JSON.stringify(value) : String(value)) },
+        ]}
+      />
+    );
+  }
+  return (
+    <Modal
+      open
+      title={t('monitor.params.title', { carNo: vehicle.carNo ?? vehicle.deviceNumber })}
+      onCancel={onClose}
+      width={640}
+      footer={[
+        <Button key="again" disabled={query.isFetching} onClick={() => void query.refetch()}>
+          {t('monitor.params.again')}
+        </Button>,
+        <Button key="close" type="primary" onClick={onClose}>
+          {t('common.close')}
+        </Button>,
+      ]}
+    >
+      {body}
+    </Modal>
+  );
+}
+
+interface DetailProps {
+  vehicle: LiveVehicle;
+  offset: number;
+  now: number;
+  showTrack: boolean;
+  trackInfo: { count: number; truncated: boolean; loading: boolean } | null;
+  canCommand: boolean;
+  onTrack: (on: boolean) => void;
+  onClose: () => void;
+  onLocate: () => void;
+}
+
+/** The selected vehicle: its live state (feed) and what only the server knows (driver, mileage, lock, last seen). */
+function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, onTrack, onClose, onLocate }: DetailProps) {
+  const { t } = useTranslation();
+  const [params, setParams] = useState(false);
+  const detail = useQuery({
+    queryKey: ['vehicle-live', vehicle.vehicleId],
+    queryFn: () => getVehicleDetail(vehicle.vehicleId),
+    refetchInterval: 10_000,
+  });
+  const d = detail.data;
+  const unit = (value: number | null | undefined, u: string, digits = 1) =>
+    value === null || value === undefined ? '-' : `${value.toFixed(digits)} ${u}`;
+  return (
+    <Card
+      size="small"
+      className="monitor-card"
+      data-testid="vehicle-card"
+      title={
+        <Space>
+          <span>{vehicle.carNo ?? vehicle.deviceNumber}</span>
+          <StateTag v={vehicle} t={t} />
+        </Space>
+      }
+      extra={<Button type="text" size="small" icon={<CloseOutlined />} aria-label={t('common.close')} onClick={onClose} />}
+    >
+      {vehicle.alarms.length > 0 && (
+        <div className="monitor-card-alarms">
+          {vehicle.alarms.map((kind) => (
+            <Tag color="error" key={kind}>
+              {t(`monitor.alarm.${kind}`, { defaultValue: kind })}
+            </Tag>
+          ))}
+        </div>
+      )}
+      <Descriptions
+        size="small"
+        column={1}
+        items={[
+          { key: 'device', label: t('vehicle.deviceNumber'), children: vehicle.deviceNumber ?? '-' },
+          { key: 'speed', label: t('monitor.speed'), children: unit(vehicle.speed, 'km/h') },
+          { key: 'load', label: t('monitor.load'), children: unit(vehicle.loadKg, 'kg', 0) },
+          { key: 'soc', label: t('monitor.soc'), children: vehicle.soc === null ? '-' : `${Math.round(vehicle.soc)} %` },
+          { key: 'driver', label: t('monitor.driver'), children: d?.driverName ?? '-' },
+          { key: 'lock', label: t('monitor.lock'), children: d?.lockLevel ? t(`monitor.lockLevel.l${d.lockLevel}`) : t('monitor.unlocked') },
+          { key: 'mileage', label: t('vehicle.mileage'), children: unit(d?.mileage, 'km') },
+          {
+            key: 'position',
+            label: t('monitor.position'),
+            children: hasPosition(vehicle) ? `${vehicle.lat.toFixed(6)}, ${vehicle.lon.toFixed(6)}` : '-',
+          },
+          {
+            key: 'time',
+            label: t('monitor.gpsTime'),
+            children: (
+              <Tooltip title={<Age iso={vehicle.time} now={now} t={t} />}>
+                <span>{zonedTime(vehicle.time, offset)}</span>
+              </Tooltip>
+            ),
+          },
+          { key: 'seen', label: t('monitor.lastSeen'), children: d?.lastSeen ?? '-' },
+        ]}
+      />
+      {showTrack && trackInfo && !trackInfo.loading && (
+        <Typography.Text type="secondary" className="monitor-track-info">
+          {trackInfo.count === 0 ? t('monitor.track.empty') : t('monitor.track.count', { n: trackInfo.count })}
+          {trackInfo.truncated ? ` ${t('monitor.track.truncated')}` : ''}
+        </Typography.Text>
+      )}
+      <Space wrap className="monitor-card-actions">
+        <Button size="small" icon={<AimOutlined />} onClick={onLocate} disabled={!hasPosition(vehicle)}>
+          {t('monitor.locate')}
+        </Button>
+        <Button
+          size="small"
+          icon={<NodeIndexOutlined />}
+          type={showTrack ? 'primary' : 'default'}
+          loading={showTrack && !!trackInfo?.loading}
+          onClick={() => onTrack(!showTrack)}
+        >
+          {t('monitor.track.today')}
+        </Button>
+        {canCommand && (
+          <Button size="small" icon={<SettingOutlined />} disabled={!vehicle.online} onClick={() => setParams(true)}>
+            {t('monitor.params.query')}
+          </Button>
+        )}
+      </Space>
+      {params && <ParametersDialog vehicle={vehicle} onClose={() => setParams(false)} />}
+    </Card>
+  );
+}
+
+function EventList({ events, vehicles, offset, onSelect }: { events: readonly LiveEvent[]; vehicles: ReadonlyMap<string, LiveVehicle>; offset: number; onSelect: (id: string) => void }) {
+  const { t } = useTranslation();
+  if (events.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noEvents')} />;
+  return (
+    <List
+      size="small"
+      dataSource={events.slice(0, 30)}
+      renderItem={(e) => (
+        <List.Item className="monitor-event" onClick={() => onSelect(e.vehicleId)}>
+          <Space size={6}>
+            <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
+            <span>{e.carNo ?? vehicles.get(e.vehicleId)?.carNo ?? e.vehicleId}</span>
+          </Space>
+          <Typography.Text type="secondary">{zonedTime(e.time, offset).slice(11)}</Typography.Text>
+        </List.Item>
+      )}
+    />
+  );
+}
+
+/** Height of an element, kept current (the virtual table needs a number). */
+function useHeight<T extends HTMLElement>(): [RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [height, setHeight] = useState(400);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    setHeight(el.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, height];
+}
+
+/**
+ * Real-time monitoring: every vehicle of the user's scope on a map and in a list, as the live feed reports them
+ * (at most one update per vehicle per second); a vehicle's card shows what it is doing, its track of today, and
+ * lets an authorised user ask its terminal for its parameters.
+ */
+export default function LiveMonitor() {
+  const { t } = useTranslation();
+  const { live, status } = useLive();
+  const { offset, now } = useServerClock();
+  useTick(5000);
+  const permissions = usePermissions();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [text, setText] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [flyTarget, setFlyTarget] = useState<{ at: LonLat; n: number } | null>(null);
+  const [showTrack, setShowTrack] = useState(false);
+  // today, as of when the track was asked for
+  const [period, setPeriod] = useState<{ beginTime: string; endTime: string } | null>(null);
+  const [listRef, listHeight] = useHeight<HTMLDivElement>();
+
+  const all = useMemo(() => [...live.vehicles.values()], [live]);
+  const counts = useMemo(() => countByFilter(all), [all]);
+  const rows = useMemo(() => visibleVehicles(all, filter, text), [all, filter, text]);
+  const onMap: MapVehicle[] = useMemo(
+    () =>
+      rows.filter(hasPosition).map((v) => ({
+        id: v.vehicleId,
+        position: [v.lon, v.lat],
+        state: v.state,
+        online: v.online,
+        alarm: v.alarms.length > 0,
+        direction: v.direction,
+      })),
+    [rows],
+  );
+  // the fleet's extent, once: afterwards the user's own zooming is left alone
+  const [initialBounds, setInitialBounds] = useState<[LonLat, LonLat] | null>(null);
+  if (!initialBounds && live.version > 0) {
+    const first = boundsOf(all.filter(hasPosition).map((v) => [v.lon, v.lat] as LonLat));
+    if (first) setInitialBounds(first); // state adjusted while rendering: React renders again at once
+  }
+
+  const vehicle = selected ? (live.vehicles.get(selected) ?? null) : null;
+  const track = useQuery({
+    queryKey: ['track', selected, period],
+    queryFn: () => getTrack(selected!, period!.beginTime, period!.endTime),
+    enabled: !!selected && showTrack && !!period,
+    staleTime: 60_000,
+  });
+  const trackPoints: LonLat[] = useMemo(() => (track.data?.points ?? []).map((p) => [p.lon, p.lat] as LonLat), [track.data]);
+  const trackBounds = useMemo(() => (showTrack && trackPoints.length > 1 ? boundsOf(trackPoints) : null), [showTrack, trackPoints]);
+
+  const select = (id: string, fly: boolean) => {
+    setSelected(id);
+    setShowTrack(false);
+    const v = live.vehicles.get(id);
+    if (fly && v && hasPosition(v)) setFlyTarget({ at: [v.lon, v.lat], n: Date.now() });
+  };
+  const canCommand = permissions.has('vehicle_edit');
+  const noVehicles = status === 'open' && live.version > 0 && all.length === 0;
+
+  return (
+    <div className="page monitor-page">
+      <Card className="monitor-panel" size="small" title={t('monitor.title')} extra={<FeedBadge status={status} t={t} />}>
+        <Radio.Group
+          size="small"
+          className="monitor-filters"
+          optionType="button"
+          buttonStyle="solid"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value as Filter)}
+          options={FILTERS.map((f) => ({ value: f, label: `${t(`monitor.filter.${f}`)} ${counts[f]}` }))}
+        />
+        <Input.Search
+          allowClear
+          size="small"
+          placeholder={t('monitor.searchPlaceholder')}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          className="monitor-search"
+        />
+        <div className="monitor-list" ref={listRef}>
+          {status !== 'open' && live.version === 0 ? (
+            <div className="monitor-list-wait">
+              <Spin />
+            </div>
+          ) : noVehicles ? (
+            <Empty description={t('monitor.noVehicles')} />
+          ) : (
+            <Table<LiveVehicle>
+              size="small"
+              virtual
+              rowKey="vehicleId"
+              pagination={false}
+              scroll={{ y: Math.max(120, listHeight - 40) }}
+              dataSource={rows}
+              locale={{ emptyText: t('monitor.noMatch') }}
+              rowClassName={(v) => (v.vehicleId === selected ? 'monitor-row-selected' : '')}
+              onRow={(v) => ({ onClick: () => select(v.vehicleId, true), 'data-testid': `vehicle-row-${v.carNo ?? v.vehicleId}` } as HTMLAttributes<HTMLElement>)}
+              columns={[
+                {
+                  title: t('vehicle.carNo'),
+                  dataIndex: 'carNo',
+                  width: 110,
+                  ellipsis: true,
+                  render: (_: unknown, v) => (
+                    <Space size={4}>
+                      {v.alarms.length > 0 && <Badge status="error" />}
+                      <span>{v.carNo ?? v.deviceNumber}</span>
+                    </Space>
+                  ),
+                },
+                { title: t('vehicle.state'), key: 'state', width: 72, render: (_: unknown, v) => <StateTag v={v} t={t} /> },
+                { title: t('monitor.speedShort'), dataIndex: 'speed', width: 64, align: 'right', render: (s: number) => (s ? s.toFixed(1) : '0') },
+                { title: t('monitor.updated'), key: 'age', render: (_: unknown, v) => <Age iso={v.time} now={now()} t={t} /> },
+              ]}
+            />
+          )}
+        </div>
+        <Typography.Title level={5} className="monitor-events-title">
+          {t('monitor.events')}
+        </Typography.Title>
+        <div className="monitor-events">
+          <EventList events={live.events} vehicles={live.vehicles} offset={offset} onSelect={(id) => select(id, true)} />
+        </div>
+      </Card>
+      <div className="monitor-map">
+        {status === 'closed' && live.version > 0 && (
+          <Alert className="monitor-map-alert" type="warning" showIcon title={t('monitor.feed.reconnecting')} />
+        )}
+        <MapView>
+          <VehiclesLayer vehicles={onMap} selected={selected} onSelect={(id) => select(id, false)} />
+          {showTrack && <TrackLayer points={trackPoints} />}
+          <FitBounds bounds={trackBounds ?? initialBounds} />
+          <FlyTo target={flyTarget?.at ?? null} token={flyTarget?.n ?? 0} />
+        </MapView>
+        {vehicle && (
+          <VehicleCard
+            vehicle={vehicle}
+            offset={offset}
+            now={now()}
+            showTrack={showTrack}
+            trackInfo={showTrack ? { count: track.data?.count ?? 0, truncated: !!track.data?.truncated, loading: track.isFetching } : null}
+            canCommand={canCommand}
+            onTrack={(on) => {
+              if (on) setPeriod(todayPeriod(now(), offset));
+              setShowTrack(on);
+            }}
+            onClose={() => {
+              setSelected(null);
+              setShowTrack(false);
+            }}
+            onLocate={() => hasPosition(vehicle) && setFlyTarget({ at: [vehicle.lon, vehicle.lat], n: Date.now() })}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

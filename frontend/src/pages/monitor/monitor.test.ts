@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveVehicle } from '../../live/types';
+import { ageParts, ageSeconds, countByFilter, hasPosition, todayPeriod, visibleVehicles, zonedTime } from './monitor';
+
+const v = (id: string, extra: Partial<LiveVehicle> = {}): LiveVehicle => ({
+  vehicleId: id,
+  tenantId: '000000',
+  carNo: `FL-${id}`,
+  mechanismId: null,
+  deviceNumber: `0138000000${id.padStart(2, '0')}`,
+  time: null,
+  lat: 31.2,
+  lon: 121.5,
+  speed: 0,
+  direction: 0,
+  state: 'idle',
+  acc: true,
+  loadKg: null,
+  soc: null,
+  alarms: [],
+  online: true,
+  ...extra,
+});
+
+describe('monitor helpers', () => {
+  const fleet = [
+    v('1', { state: 'moving' }),
+    v('2', { state: 'loaded', alarms: ['overload'] }),
+    v('10', { state: 'idle' }),
+    v('3', { state: 'moving', online: false }),
+    v('4', { state: 'off', lat: null, lon: null }),
+  ];
+
+  it('counts each tab; an offline vehicle counts as offline, not by its last state', () => {
+    expect(countByFilter(fleet)).toEqual({ all: 5, moving: 1, loaded: 1, idle: 1, off: 1, offline: 1, alarm: 1 });
+  });
+
+  it('filters by tab and text, sorted by car number with numbers in order', () => {
+    expect(visibleVehicles(fleet, 'all', '').map((x) => x.carNo)).toEqual(['FL-1', 'FL-2', 'FL-3', 'FL-4', 'FL-10']);
+    expect(visibleVehicles(fleet, 'all', 'fl-1').map((x) => x.carNo)).toEqual(['FL-1', 'FL-10']);
+    expect(visibleVehicles(fleet, 'all', '00000010').map((x) => x.carNo)).toEqual(['FL-10']);
+    expect(visibleVehicles(fleet, 'alarm', '').map((x) => x.carNo)).toEqual(['FL-2']);
+    expect(fleet.filter(hasPosition)).toHaveLength(4);
+  });
+
+  it('formats feed times in the tenant zone and ages in the largest unit', () => {
+    expect(zonedTime('2026-11-23T09:11:32Z', 480)).toBe('2026-11-23 17:11:32');
+    expect(zonedTime(null, 480)).toBe('-');
+    expect(zonedTime('garbage', 480)).toBe('-');
+    expect(ageSeconds('2026-11-23T09:11:32Z', Date.parse('2026-11-23T09:12:02Z'))).toBe(30);
+    expect(ageSeconds('2026-11-23T09:11:32Z', Date.parse('2026-11-23T09:11:00Z'))).toBe(0);
+    expect([5, 150, 7300, 200_000].map(ageParts)).toEqual([
+      { value: 5, unit: 's' },
+      { value: 2, unit: 'min' },
+      { value: 2, unit: 'h' },
+      { value: 2, unit: 'd' },
+    ]);
+    // 23:30 UTC is already the next day at UTC+8
+    expect(todayPeriod(Date.parse('2026-11-23T23:30:00Z'), 480)).toEqual({
+      beginTime: '2026-11-24 00:00:00',
+      endTime: '2026-11-24 07:30:00',
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import type { LiveVehicle } from '../../live/types';
+import { formatZoned } from '../../app/serverTime';
+
+/** The filter tabs of the vehicle list, in order. */
+export const FILTERS = ['all', 'moving', 'loaded', 'idle', 'off', 'offline', 'alarm'] as const;
+export type Filter = (typeof FILTERS)[number];
+
+export function matches(v: LiveVehicle, filter: Filter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'offline':
+      return !v.online;
+    case 'alarm':
+      return v.alarms.length > 0;
+    default:
+      return v.online && v.state === filter;
+  }
+}
+
+/** How many vehicles each tab would show. */
+export function countByFilter(vehicles: Iterable<LiveVehicle>): Record<Filter, number> {
+  const counts = Object.fromEntries(FILTERS.map((f) => [f, 0])) as Record<Filter, number>;
+  for (const v of vehicles) for (const f of FILTERS) if (matches(v, f)) counts[f] += 1;
+  return counts;
+}
+
+/** Vehicles of a tab whose car number or device number contains `text` (any case), sorted by car number. */
+export function visibleVehicles(vehicles: Iterable<LiveVehicle>, filter: Filter, text: string): LiveVehicle[] {
+  const needle = text.trim().toLowerCase();
+  return [...vehicles]
+    .filter((v) => matches(v, filter))
+    .filter((v) => !needle || (v.carNo ?? '').toLowerCase().includes(needle) || (v.deviceNumber ?? '').includes(needle))
+    .sort((a, b) => (a.carNo ?? '').localeCompare(b.carNo ?? '', undefined, { numeric: true }) || a.vehicleId.localeCompare(b.vehicleId));
+}
+
+/** Where a vehicle can be drawn: it has a position. */
+export function hasPosition(v: LiveVehicle): v is LiveVehicle & { lat: number; lon: number } {
+  return typeof v.lat === 'number' && typeof v.lon === 'number' && Number.isFinite(v.lat) && Number.isFinite(v.lon);
+}
+
+/** An ISO UTC time of the feed as `YYYY-MM-DD HH:mm:ss` in the tenant's zone (like the REST answers). */
+export function zonedTime(iso: string | null | undefined, offsetMinutes: number): string {
+  if (!iso) return '-';
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return '-';
+  const { date, time } = formatZoned(ms, offsetMinutes);
+  return `${date} ${time}`;
+}
+
+/** Seconds from `iso` to `nowMs` (never negative), or null without a time. */
+export function ageSeconds(iso: string | null | undefined, nowMs: number): number | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : Math.max(0, Math.round((nowMs - ms) / 1000));
+}
+
+/** "12 s", "5 min", "3 h", "2 d": how long ago, in the largest unit that fits. */
+export function ageParts(seconds: number): { value: number; unit: 's' | 'min' | 'h' | 'd' } {
+  if (seconds < 60) return { value: seconds, unit: 's' };
+  if (seconds < 3600) return { value: Math.floor(seconds / 60), unit: 'min' };
+  if (seconds < 86_400) return { value: Math.floor(seconds / 3600), unit: 'h' };
+  return { value: Math.floor(seconds / 86_400), unit: 'd' };
+}
+
+/** `YYYY-MM-DD HH:mm:ss` of local midnight (tenant zone) of the day `nowMs` falls in, and of now: today's period. */
+export function todayPeriod(nowMs: number, offsetMinutes: number): { beginTime: string; endTime: string } {
+  const { date, time } = formatZoned(nowMs, offsetMinutes);
+  return { beginTime: `${date} 00:00:00`, endTime: `${date} ${time}` };
+}
