@@ -23,8 +23,8 @@ class Settings(BaseSettings):
     gateway_port: int = 7808  # 0: no gateway in this process
     gateway_host: str = "0.0.0.0"  # terminals connect from the network
     simulator_vehicles: int = 20
-    # Terminals no vehicle names are refused, unless this names the tenant that takes them in (without a vehicle,
-    # until one names the terminal's device number).
+    # Terminals no vehicle names are refused, unless this names the tenant that takes them in: such a terminal then
+    # gets a vehicle of its own (car number = its plate, else its device number) in the tenant's root organisation.
     auto_register_tenant: str = ""
     # Accept only the authentication codes this platform issued (terminals moved from the old platform keep its
     # code: without this they are let in when a vehicle names them).
