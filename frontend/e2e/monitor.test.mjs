@@ -1,11 +1,13 @@
 // The fleet pages against the real backend with a real JT/T 808 gateway and simulated terminals: register a vehicle
 // (车辆管理 → 车辆档案), then watch the simulated fleet live (车辆管理 → 实时监控), draw a vehicle's track of today
-// and ask its terminal for its parameters (a real command, answered by the simulated terminal).
+// and ask its terminal for its parameters (a real command, answered by the simulated terminal), then find that command
+// in the command log (车辆管理 → 指令记录) and cancel one that waits for its terminal.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics/carInfo';
+const CMD = '/api/liftdesk/command';
 const SIMULATED = 4;
 const NEW_CAR = 'E2E-前移-07';
 
@@ -15,7 +17,12 @@ let page;
 let token;
 const pageErrors = [];
 
-const { expectToast, opened, settle, tabLabels } = ui(() => page);
+const { confirm, expectToast, opened, settle, tabLabels } = ui(() => page);
+
+/** Waits until the drawer has slid in (its motion classes are gone). */
+async function drawerStill() {
+  await page.waitForFunction(() => !document.querySelector('.ant-drawer [class*="-motion-"]'));
+}
 
 before(async () => {
   backend = await startBackend({ gateway: true, vehicles: SIMULATED, name: 'e2e-monitor' });
@@ -140,6 +147,68 @@ describe('fleet', () => {
 
     await card.getByRole('button', { name: '关闭' }).click();
     await card.waitFor({ state: 'detached' });
+  });
+
+  it('lists that parameter query on 指令记录, shows its answer and cancels a queued command', async () => {
+    // a command for the vehicle registered above, whose terminal never connected: it waits in the queue
+    const found = await api(backend.base, `${F}/page`, { token, params: { current: 1, size: 10, carNo: NEW_CAR } });
+    const carId = found.data.records.find((c) => c.carNo === NEW_CAR).id;
+    const queued = await api(backend.base, `${CMD}/send`, {
+      method: 'POST',
+      token,
+      body: { carIds: [carId], name: 'text', payload: { text: '请减速慢行' }, wait: 0 },
+    });
+    assert.equal(queued.data?.[0]?.status, 'pending', JSON.stringify(queued));
+
+    const sider = page.locator('.app-sider');
+    await sider.locator('li.ant-menu-item').getByText('指令记录', { exact: true }).click();
+    await page.waitForURL(/\/fleet\/command$/);
+    for (const header of ['发起时间', '车辆简称', '指令', '状态', '发送次数', '发送人', '结果'])
+      await page.locator('.ant-table-thead').getByText(header, { exact: true }).waitFor();
+    // the query of the previous test: acknowledged, sent by the administrator, with the parameters it returned
+    const query = page.locator('.ant-table-row', { hasText: '查询全部参数' }).filter({ hasText: 'FL-001' });
+    await query.waitFor();
+    assert.equal(await query.count(), 1);
+    await query.locator('.ant-tag', { hasText: '已应答' }).waitFor();
+    await query.getByText('管理员', { exact: true }).waitFor();
+    await query.getByText(/返回 \d+ 个参数/).waitFor();
+    const text = page.locator('.ant-table-row', { hasText: NEW_CAR });
+    await text.locator('.ant-tag', { hasText: '待发送' }).waitFor();
+    await text.getByText('文本信息', { exact: true }).waitFor();
+    // what the platform asked by itself (the terminals' attributes after they connected) has no user
+    await page.locator('.ant-table-row', { hasText: '查询终端属性' }).filter({ hasText: '平台自动' }).first().waitFor();
+    // read-only: commands are not added, edited or deleted here
+    const toolbar = page.locator('.crud-toolbar');
+    assert.equal(await toolbar.getByRole('button', { name: /新\s*增|删\s*除/ }).count(), 0);
+    assert.equal(await query.getByRole('button', { name: /编\s*辑|删\s*除/ }).count(), 0);
+    await toolbar.getByRole('button', { name: '取消指令' }).waitFor();
+    await settle();
+    await page.screenshot({ path: shot('command-log') });
+
+    // its detail: the terminal's answer as readable JSON
+    await query.getByRole('button', { name: /查\s*看/ }).click();
+    const drawer = page.getByRole('dialog', { name: '指令记录详情' });
+    await drawer.getByText('终端应答', { exact: true }).waitFor();
+    await drawer.locator('pre.command-json', { hasText: '"heartbeat_interval"' }).waitFor();
+    await drawer.getByText('0x8104', { exact: true }).waitFor();
+    await drawerStill();
+    await settle();
+    await page.screenshot({ path: shot('command-log-detail') });
+    await drawer.locator('.ant-drawer-close').click();
+    await drawer.waitFor({ state: 'hidden' });
+
+    // by vehicle number: only the queued command; cancel it
+    const search = page.locator('.crud-search');
+    await search.getByPlaceholder('请输入车辆简称').fill(NEW_CAR);
+    await search.getByRole('button', { name: /搜\s*索/ }).click();
+    await page.waitForFunction(() => document.querySelectorAll('.ant-table-tbody .ant-table-row').length === 1);
+    await text.getByRole('checkbox').check();
+    await toolbar.getByRole('button', { name: '取消指令' }).click();
+    await confirm('确定取消选中的 1 条待发送指令?');
+    await expectToast('已取消 1 条指令');
+    await text.locator('.ant-tag', { hasText: '已取消' }).waitFor();
+    const after = await api(backend.base, `${CMD}/detail`, { token, params: { id: queued.data[0].id } });
+    assert.equal(after.data.status, 'cancelled');
   });
 
   it('raised no uncaught page errors', () => {

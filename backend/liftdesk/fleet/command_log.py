@@ -83,12 +83,19 @@ async def detail(ctx: crud.Ctx, ident: int) -> dict[str, Any]:
 
 
 class CommandLogHooks(Hooks):
-    """``carId`` filters by vehicle (like ``vehicleId_equal``); rows are narrowed by the vehicle data scope."""
+    """``carId`` filters by vehicle (like ``vehicleId_equal``), ``carNo`` (or ``carNo_like``) by the vehicle's number
+    (contains, the tenant's vehicles); rows are narrowed by the vehicle data scope."""
 
     def filter(self, ctx: crud.Ctx, stmt: Any) -> Any:
         car = ctx.params.get("carId", "")
         if car:
             stmt = stmt.where(Command.vehicle_id == crud.parse_id(car, "carId"))
+        number = (ctx.params.get("carNo_like") or ctx.params.get("carNo") or "").strip()
+        if number:
+            numbered = select(Vehicle.id).where(
+                Vehicle.tenant_id == ctx.scope.tenant_id, Vehicle.car_no.contains(number, autoescape=True)
+            )
+            stmt = stmt.where(Command.vehicle_id.in_(numbered))
         return visible(ctx, stmt)
 
     async def enrich(self, ctx: crud.Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

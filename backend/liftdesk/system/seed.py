@@ -89,6 +89,8 @@ MENUS: list[MenuSpec] = [
             # the live map of the fleet (live feed); its buttons are the vehicle's (``vehicle_edit`` sends commands)
             ("car_monitor", "实时监控", "carMonitor", "/fleet/monitor", "iconfont icon-monitor", 1, []),
             ("vehicle", "车辆档案", "vehicle", "/fleet/vehicle", "iconfont icon-car", 2, []),
+            # every command sent to the terminals (read-only; its buttons: ``MENU_BUTTONS``)
+            ("command_log", "指令记录", "commandLog", "/fleet/command", "iconfont icon-history", 3, []),
         ],
     ),
     (
@@ -135,7 +137,20 @@ MENUS: list[MenuSpec] = [
         ],
     ),
 ]
-BUTTONS = [("add", "新增", 1, 1), ("edit", "修改", 2, 2), ("view", "查看", 2, 3), ("delete", "删除", 3, 4)]
+# (action, name, button_func (1 toolbar, 2 row, 3 both), sort): the button of menu ``code`` is ``<code>_<action>``
+ButtonSpec = tuple[str, str, int, int]
+BUTTONS: list[ButtonSpec] = [
+    ("add", "新增", 1, 1),
+    ("edit", "修改", 2, 2),
+    ("view", "查看", 2, 3),
+    ("delete", "删除", 3, 4),
+]
+#: Leaf menus whose buttons are not the four of ``BUTTONS``.
+MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
+    # commands are never added, edited or deleted by hand; cancelling a pending one is also checked by the server
+    # against the right to send commands (``vehicle_edit``), which the page asks for too
+    "command_log": [("view", "查看", 2, 1), ("cancel", "取消指令", 1, 2)],
+}
 
 
 async def seed(session: AsyncSession) -> bool:
@@ -275,7 +290,7 @@ async def seed(session: AsyncSession) -> bool:
 #: Menus (and their buttons) the tenant administrator role is granted when they are seeded.
 ADMIN_MENU_CODES = frozenset(
     {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence"}
-    | {"fleet", "car_monitor", "vehicle"}
+    | {"fleet", "car_monitor", "vehicle", "command_log"}
 )
 
 
@@ -319,7 +334,7 @@ async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int, exis
         if children:
             ids.update(await _menus(session, children, row.id, existing))
         else:
-            for action, label, func, order in BUTTONS:
+            for action, label, func, order in MENU_BUTTONS.get(code, BUTTONS):
                 button = m.Menu(
                     parent_id=row.id,
                     code=f"{code}_{action}",

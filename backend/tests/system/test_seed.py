@@ -59,3 +59,26 @@ async def test_menus_of_a_new_release_reach_a_seeded_database(db: Database) -> N
         assert count == 1
         await s.execute(update(m.Menu).where(m.Menu.code == "fence_view").values(is_deleted=0))
         await s.commit()
+
+
+async def test_the_command_log_menu_is_read_only_and_granted_to_the_administrator(db: Database) -> None:
+    async with db.sessionmaker() as s:
+        rows = (await s.execute(select(m.Menu).where(m.Menu.code.like("command\\_log%", escape="\\")))).scalars().all()
+        menus = {row.code: row for row in rows}
+        assert set(menus) == {"command_log", "command_log_view", "command_log_cancel"}, "no add, edit or delete"
+        fleet = (await s.execute(select(m.Menu).where(m.Menu.code == "fleet"))).scalar_one()
+        assert (menus["command_log"].parent_id, menus["command_log"].path) == (fleet.id, "/fleet/command")
+        assert {menus[c].category for c in ("command_log_view", "command_log_cancel")} == {2}
+        granted = set(
+            (
+                await s.execute(
+                    select(m.Menu.code)
+                    .join(m.RoleMenu, m.RoleMenu.menu_id == m.Menu.id)
+                    .where(m.RoleMenu.role_id == ADMINISTRATOR_ROLE + 1)
+                )
+            )
+            .scalars()
+            .all()
+        )
+    # cancelling is checked by the server against vehicle_edit: the administrator holds both
+    assert {"command_log", "command_log_view", "command_log_cancel", "vehicle_edit"} <= granted

@@ -293,6 +293,10 @@ async def test_command_log_scope_filters_and_cancel(api: Api, tenants: Tenants, 
         ({"status_equal": "pending", "name_equal": "text", "carId": car["id"]}, {first["id"], second["id"]}),
         ({"carId": car["id"], "createTime_dategt": "2999-01-01 00:00:00"}, set()),
         ({"carId": car["id"], "createTime_datelt": "2999-01-01 00:00:00"}, {first["id"], second["id"]}),
+        ({"carNo": car["carNo"]}, {first["id"], second["id"]}),
+        ({"carNo_like": car["carNo"][3:]}, {first["id"], second["id"]}),
+        ({"carNo_like": other["carNo"]}, set()),
+        ({"carNo": "%"}, set()),
     ):
         rows = (await api.get(f"{CMD}/list", params=params))["data"]["records"]
         assert {r["id"] for r in rows} & {first["id"], second["id"]} == expected, params

@@ -45,10 +45,12 @@ import { displayText, displayValue, useColumnLookups } from './crud/lookups';
 import { SideTree } from './crud/SideTree';
 import { DictTag } from './DictSelect';
 import {
+  availableActions,
   buildSearchParams,
   initialValues,
   normalizeList,
   parentKeys,
+  searchFields,
   toCsv,
   toFormValues,
   toPayload,
@@ -102,7 +104,9 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const permissions = usePermissions();
-  const can = (op: string) => permissions.has(`${config.code}_${op}`);
+  // a read-only resource (no submit/remove call) shows no add, edit or delete, whatever the user's buttons
+  const callable: Record<string, boolean> = availableActions(config);
+  const can = (op: string) => (callable[op] ?? true) && permissions.has(`${config.code}_${op}`);
   const [searchForm] = Form.useForm<Values>();
   const [editForm] = Form.useForm<Values>();
 
@@ -120,7 +124,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
 
   const columns = config.columns;
   const lookups = useColumnLookups(columns, t);
-  const searchColumns = columns.filter((c) => c.search && !c.hideInSearch);
+  const searchColumns = searchFields(columns);
   const tableColumns = columns.filter((c) => !c.hideInTable && c.type !== 'password');
   const formColumns = columns.filter((c) => !c.hideInForm);
 
@@ -214,6 +218,8 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
     } catch {
       return; // the form shows what is missing
     }
+    const url = editing.mode === 'edit' ? config.api.submit : (config.api.create ?? config.api.submit);
+    if (!url) return;
     const base = editing.mode === 'edit' ? { ...(detail.data ?? editing.row) } : null;
     const payload = toPayload(values, formColumns, base);
     if (editing.mode !== 'edit' && fixedValues) {
@@ -221,7 +227,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
     }
     setSaving(true);
     try {
-      await post(editing.mode === 'edit' ? config.api.submit : (config.api.create ?? config.api.submit), payload);
+      await post(url, payload);
       toast.success(t(editing.mode === 'edit' ? 'crud.updated' : 'crud.added'));
       setEditing(null);
       reload();
@@ -235,6 +241,8 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   // ---- delete ------------------------------------------------------------------------------
 
   const remove = (ids: string[]) => {
+    const url = config.api.remove;
+    if (!url) return;
     if (ids.length === 0) {
       toast.warning(t('crud.selectOne'));
       return;
@@ -245,7 +253,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
       cancelText: t('common.cancel'),
       okButtonProps: { danger: true },
       onOk: async () => {
-        await request(config.api.remove, { method: 'POST', params: { ids: ids.join(',') } });
+        await request(url, { method: 'POST', params: { ids: ids.join(',') } });
         toast.success(t('crud.deleted'));
         setSelected({ keys: [], rows: [] });
         reload();
@@ -311,7 +319,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
       key: c.prop,
       dataIndex: c.prop,
       width: c.width ?? (c.type === 'textarea' ? 240 : undefined),
-      ellipsis: c.type === 'textarea' ? { showTitle: true } : undefined,
+      ellipsis: c.ellipsis || c.type === 'textarea' ? { showTitle: true } : undefined,
       render: (_: unknown, row: Row) => cell(c, row),
     })),
   ];
@@ -375,7 +383,9 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
             </Button>
           )}
           {config.toolbarExtras?.map((extra, i) => (
-            <Fragment key={i}>{extra({ config, selectedRows: selected.rows, reload })}</Fragment>
+            <Fragment key={i}>
+              {extra({ config, selectedRows: selected.rows, reload, clearSelection: () => setSelected({ keys: [], rows: [] }) })}
+            </Fragment>
           ))}
           {selected.keys.length > 0 && (
             <span className="crud-selected">
@@ -502,7 +512,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
       <Drawer
         open={!!viewing}
         title={t('crud.detailTitle', { title: t(config.title) })}
-        size={560}
+        size={config.detailWidth ?? 560}
         onClose={() => setViewing(null)}
         extra={
           viewing &&

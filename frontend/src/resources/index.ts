@@ -13,6 +13,7 @@ import dept from './system/dept';
 import user from './system/user';
 import fence, { FENCE_EDITOR_PATH, FENCE_LIST_PATH } from './operation/fence';
 import vehicle, { VEHICLE_LIST_PATH } from './fleet/vehicle';
+import command, { COMMAND_LOG_PATH } from './fleet/command';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -41,6 +42,7 @@ export const PAGES: Record<string, PageEntry> = {
   [FENCE_LIST_PATH]: resource(fence),
   '/fleet/monitor': { kind: 'component', component: LiveMonitor },
   [VEHICLE_LIST_PATH]: resource(vehicle),
+  [COMMAND_LOG_PATH]: resource(command),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */
@@ -49,7 +51,7 @@ export const SUB_PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentTy
 };
 
 /** Kept for the horizontal dictionary view and tests. */
-export const RESOURCES = { param, dict: dictTree, dictbiz, post, client, tenant, role, menu, topmenu, dept, user, fence, vehicle };
+export const RESOURCES = { param, dict: dictTree, dictbiz, post, client, tenant, role, menu, topmenu, dept, user, fence, vehicle, command };
 
 export function resolvePage(path: string): PageEntry | undefined {
   return PAGES[path] ?? PAGES[path.replace(/\/index$/, '')];

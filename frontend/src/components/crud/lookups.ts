@@ -71,7 +71,7 @@ export function useColumnLookups(columns: Column[], t: TFunction): Lookups {
 /** The text of a cell, a detail row or a CSV field. */
 export function displayValue(column: Column, row: Row, lookups: Lookups, t: TFunction): ReactNode {
   const value = row[column.prop];
-  if (column.format) return column.format(value, row, (k) => t(k));
+  if (column.format) return column.format(value, row, (k, options) => (options ? t(k, options) : t(k)));
   if (column.displayProp && !isEmpty(row[column.displayProp])) return String(row[column.displayProp]);
   if (column.type === 'password') return '••••••';
   if (column.type === 'switch') return isOn(value) ? t('common.yes') : t('common.no');

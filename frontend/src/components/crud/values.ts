@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import { website } from '../../config/website';
-import type { Column, Row } from '../../resources/types';
+import type { Column, ResourceConfig, Row } from '../../resources/types';
 
 export type Values = Record<string, unknown>;
 
@@ -19,6 +19,28 @@ function formatDate(value: unknown, type: Column['type']): string {
   const format = type === 'date' ? website.dateFormat : website.dateTimeFormat;
   if (isDayjs(value)) return value.format(format);
   return String(value);
+}
+
+/**
+ * The write actions a resource's API has calls for: a read-only resource (no `submit`/`remove`) shows no add, edit
+ * or delete, whatever buttons the user holds. A page of its own (`editRoute`) stands in for `submit`.
+ */
+export function availableActions(config: Pick<ResourceConfig, 'api' | 'editRoute'>): Record<'add' | 'edit' | 'delete', boolean> {
+  const { api, editRoute } = config;
+  return {
+    add: !!(api.create ?? api.submit ?? editRoute),
+    edit: !!(api.submit ?? editRoute),
+    delete: !!api.remove,
+  };
+}
+
+/** The search fields of a page, in their `searchOrder` (else in the order of the columns). */
+export function searchFields(columns: Column[]): Column[] {
+  return columns
+    .map((column, index) => ({ column, order: column.searchOrder ?? index }))
+    .filter(({ column }) => column.search && !column.hideInSearch)
+    .sort((a, b) => a.order - b.order)
+    .map(({ column }) => column);
 }
 
 export function searchKey(column: Column): string {
