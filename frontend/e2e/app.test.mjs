@@ -8,23 +8,7 @@ let browser;
 let page;
 const pageErrors = [];
 
-const { expectToast, opened, confirm, chooseMenu, settle, tabLabels, activeTab } = ui(() => page);
-
-async function fillLogin(account, password, tenant = '000000') {
-  const form = page.locator('.login-card [role="tabpanel"][aria-hidden="false"]');
-  await form.getByPlaceholder('租户ID').fill(tenant);
-  await form.getByPlaceholder('账号').fill(account);
-  await form.getByPlaceholder('密码', { exact: true }).fill(password);
-  await form.getByRole('button', { name: /登\s*录/ }).click();
-}
-
-/** Opens a menu page through the sidebar (its group is expanded when needed). */
-async function openMenu(group, item) {
-  const sider = page.locator('.app-sider');
-  const entry = sider.locator('li.ant-menu-item').getByText(item, { exact: true });
-  if (!(await entry.isVisible())) await sider.getByText(group, { exact: true }).click();
-  await entry.click();
-}
+const { expectToast, opened, confirm, chooseMenu, settle, tabLabels, activeTab, fillLogin, openMenu } = ui(() => page);
 
 before(async () => {
   backend = await startBackend();

@@ -15,7 +15,7 @@ let token;
 let vehicleId;
 const pageErrors = [];
 
-const { expectToast, opened, confirm, settle, tabLabels } = ui(() => page);
+const { expectToast, confirm, settle, tabLabels, signInAsAdmin, openMenu } = ui(() => page);
 
 /** Picks an option of the antd Select labelled `label` inside `scope`. */
 async function choose(scope, label, option) {
@@ -94,18 +94,8 @@ after(async () => {
 
 describe('electronic fences', () => {
   it('signs in and opens 运营设置 → 电子围栏', async () => {
-    await page.goto(`${backend.base}/login`);
-    const form = page.locator('.login-card [role="tabpanel"][aria-hidden="false"]');
-    await form.getByPlaceholder('账号').fill('admin');
-    await form.getByPlaceholder('密码', { exact: true }).fill('admin');
-    await form.getByRole('button', { name: /登\s*录/ }).click();
-    await page.waitForURL(/\/wel\/index$/);
-    await opened(page.getByRole('dialog', { name: '平台停用通知' }));
-    await page.getByRole('button', { name: '我知道了' }).click();
-
-    const sider = page.locator('.app-sider');
-    await sider.getByText('运营设置', { exact: true }).click();
-    await sider.locator('li.ant-menu-item').getByText('电子围栏', { exact: true }).click();
+    await signInAsAdmin(backend.base);
+    await openMenu('运营设置', '电子围栏');
     await page.waitForURL(/\/operation\/fence$/);
     for (const header of ['围栏名称', '围栏类型', '报警方式', '启用状态', '限速', '车辆数', '所属机构', '创建时间'])
       await page.locator('.ant-table-thead').getByText(header, { exact: true }).waitFor();

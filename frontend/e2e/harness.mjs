@@ -143,6 +143,33 @@ export function ui(getPage) {
       await getPage().waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-zoom-leave'));
     },
 
+    /** Fills the account tab of the login page and presses 登录. */
+    async fillLogin(account, password, tenant = '000000') {
+      const form = getPage().locator('.login-card [role="tabpanel"][aria-hidden="false"]');
+      await form.getByPlaceholder('租户ID').fill(tenant);
+      await form.getByPlaceholder('账号').fill(account);
+      await form.getByPlaceholder('密码', { exact: true }).fill(password);
+      await form.getByRole('button', { name: /登\s*录/ }).click();
+    },
+
+    /** Signs in as the tenant's administrator from the login page and closes the shutdown notice. */
+    async signInAsAdmin(base) {
+      const page = getPage();
+      await page.goto(`${base}/login`);
+      await helpers.fillLogin('admin', 'admin');
+      await page.waitForURL(/\/wel\/index$/);
+      await helpers.opened(page.getByRole('dialog', { name: '平台停用通知' }));
+      await page.getByRole('button', { name: '我知道了' }).click();
+    },
+
+    /** Opens a menu page through the sidebar (its group is expanded when needed). */
+    async openMenu(group, item) {
+      const sider = getPage().locator('.app-sider');
+      const entry = sider.locator('li.ant-menu-item').getByText(item, { exact: true });
+      if (!(await entry.isVisible())) await sider.getByText(group, { exact: true }).click();
+      await entry.click();
+    },
+
     /** Answers a confirmation dialog with its OK button. */
     async confirm(title) {
       const dialog = getPage().locator('.ant-modal-confirm', { hasText: title });

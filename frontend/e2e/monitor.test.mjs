@@ -17,7 +17,7 @@ let page;
 let token;
 const pageErrors = [];
 
-const { confirm, expectToast, opened, settle, tabLabels } = ui(() => page);
+const { confirm, expectToast, opened, settle, tabLabels, signInAsAdmin, openMenu } = ui(() => page);
 
 /** Waits until the drawer has slid in (its motion classes are gone). */
 async function drawerStill() {
@@ -46,18 +46,9 @@ after(async () => {
 
 describe('fleet', () => {
   it('signs in and opens 车辆管理 → 车辆档案 with the simulated vehicles', async () => {
-    await page.goto(`${backend.base}/login`);
-    const form = page.locator('.login-card [role="tabpanel"][aria-hidden="false"]');
-    await form.getByPlaceholder('账号').fill('admin');
-    await form.getByPlaceholder('密码', { exact: true }).fill('admin');
-    await form.getByRole('button', { name: /登\s*录/ }).click();
-    await page.waitForURL(/\/wel\/index$/);
-    await opened(page.getByRole('dialog', { name: '平台停用通知' }));
-    await page.getByRole('button', { name: '我知道了' }).click();
+    await signInAsAdmin(backend.base);
 
-    const sider = page.locator('.app-sider');
-    await sider.getByText('车辆管理', { exact: true }).click();
-    await sider.locator('li.ant-menu-item').getByText('车辆档案', { exact: true }).click();
+    await openMenu('车辆管理', '车辆档案');
     await page.waitForURL(/\/fleet\/vehicle$/);
     for (const header of ['车辆简称', '设备号', '车辆类型', '车辆状态', '所属机构', '在线'])
       await page.locator('.ant-table-thead').getByText(header, { exact: true }).waitFor();
@@ -98,8 +89,7 @@ describe('fleet', () => {
   });
 
   it('shows the simulated fleet live on 实时监控, by state', async () => {
-    const sider = page.locator('.app-sider');
-    await sider.locator('li.ant-menu-item').getByText('实时监控', { exact: true }).click();
+    await openMenu('车辆管理', '实时监控');
     await page.waitForURL(/\/fleet\/monitor$/);
     await page.getByTestId('feed-status').getByText('实时').waitFor();
     // the registered vehicle has reported nothing yet: the feed knows the four that have
@@ -160,8 +150,7 @@ describe('fleet', () => {
     });
     assert.equal(queued.data?.[0]?.status, 'pending', JSON.stringify(queued));
 
-    const sider = page.locator('.app-sider');
-    await sider.locator('li.ant-menu-item').getByText('指令记录', { exact: true }).click();
+    await openMenu('车辆管理', '指令记录');
     await page.waitForURL(/\/fleet\/command$/);
     for (const header of ['发起时间', '车辆简称', '指令', '状态', '发送次数', '发送人', '结果'])
       await page.locator('.ant-table-thead').getByText(header, { exact: true }).waitFor();
