@@ -13,19 +13,21 @@ import os
 import tempfile
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text
+from sqlalchemy import delete, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.db import Database
 from liftdesk.migrate import upgrade
+from liftdesk.system.models import DictBiz
 from liftdesk.system.seed import seed
 
 PG_ADMIN_URL = os.environ.get("LIFTDESK_TEST_PG", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
@@ -211,3 +213,33 @@ async def driver(api: Api) -> str:
     )
     assert r["code"] == 200, r
     return account
+
+
+@asynccontextmanager
+async def tenant_thresholds(db: Database, values: dict[str, str]) -> AsyncIterator[None]:
+    """Tenant 000000's ``telemetry_threshold`` business dictionary holding ``values`` (e.g.
+    ``{"telemetry.offlineDays": "2"}``) while the block runs; removed afterwards."""
+    async with db.sessionmaker() as s:
+        root = DictBiz(
+            tenant_id="000000", parent_id=0, code="telemetry_threshold", dict_key="-1", dict_value="t", sort=1
+        )
+        s.add(root)
+        await s.flush()
+        for key, value in values.items():
+            s.add(
+                DictBiz(
+                    tenant_id="000000",
+                    parent_id=root.id,
+                    code="telemetry_threshold",
+                    dict_key=key,
+                    dict_value=value,
+                    sort=1,
+                )
+            )
+        await s.commit()
+    try:
+        yield
+    finally:
+        async with db.sessionmaker() as s:
+            await s.execute(delete(DictBiz).where(DictBiz.code == "telemetry_threshold"))
+            await s.commit()

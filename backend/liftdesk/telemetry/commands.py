@@ -1252,17 +1252,12 @@ class CommandService:
         await self._finish(found, status, result=result, error=error, from_statuses=(ACKNOWLEDGED,))
         return found
 
-    async def on_control_reply(self, device: str, reply_serial: int, data: dict[str, Any]) -> int | None:
-        """0x0500 answering 0x8500 (serial + the position after the control)."""
-        command_id, _ = await self._resolve(device, (0x8500,), reply_serial)
-        if not command_id:
-            return None
-        await self._finish(command_id, ACKNOWLEDGED, result=data)
-        return command_id
-
-    async def on_location_reply(self, device: str, reply_serial: int, data: dict[str, Any]) -> int | None:
-        """0x0201 answering 0x8201 (serial + the terminal's position now)."""
-        command_id, _ = await self._resolve(device, (0x8201,), reply_serial)
+    async def on_position_reply(
+        self, device: str, command_msg_id: int, reply_serial: int, data: dict[str, Any]
+    ) -> int | None:
+        """A reply that carries the terminal's position: 0x0500 answering 0x8500 (vehicle control, the position
+        after it) or 0x0201 answering 0x8201 (location query). ``data`` is the position (``fix_json``)."""
+        command_id, _ = await self._resolve(device, (command_msg_id,), reply_serial)
         if not command_id:
             return None
         await self._finish(command_id, ACKNOWLEDGED, result=data)

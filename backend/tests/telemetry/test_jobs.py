@@ -19,13 +19,14 @@ from liftdesk.core.config import Settings
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Vehicle
-from liftdesk.system.models import DictBiz, Tenant
+from liftdesk.system.models import Tenant
 from liftdesk.system.service import SETTINGS_CHANGED
 from liftdesk.telemetry.jobs import Jobs, apply_retention, mark_offline
 from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.models import Event, Position, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC
+from tests.conftest import tenant_thresholds
 
 
 @pytest.fixture
@@ -115,29 +116,8 @@ async def test_the_offline_threshold_is_the_tenants(app: FastAPI, db: Database) 
     await silent_since(db, vid, three_days)
     await mark_offline(db)
     assert await events_of(db, vid) == [], "3 days is not offline by the default 7"
-    async with db.sessionmaker() as s:
-        root = DictBiz(
-            tenant_id="000000", parent_id=0, code="telemetry_threshold", dict_key="-1", dict_value="t", sort=1
-        )
-        s.add(root)
-        await s.flush()
-        s.add(
-            DictBiz(
-                tenant_id="000000",
-                parent_id=root.id,
-                code="telemetry_threshold",
-                dict_key="telemetry.offlineDays",
-                dict_value="2",
-                sort=1,
-            )
-        )
-        await s.commit()
-    try:
+    async with tenant_thresholds(db, {"telemetry.offlineDays": "2"}):
         await mark_offline(db)
-    finally:
-        async with db.sessionmaker() as s:
-            await s.execute(delete(DictBiz).where(DictBiz.code == "telemetry_threshold"))
-            await s.commit()
     [ev] = await events_of(db, vid)
     assert (ev.kind, ev.value, ev.begin_time, ev.end_time) == ("offline", 2.0, three_days, None)
 

@@ -19,6 +19,7 @@ from liftdesk.telemetry.messages import ALARM_COLLISION, Battery, DriverChange, 
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
 from liftdesk.telemetry.rules import collision_level
+from tests.conftest import tenant_thresholds
 
 T0 = datetime(2026, 3, 2, 1, 0, 0)  # 09:00 in UTC+8
 OFF = 0
@@ -210,35 +211,12 @@ async def test_postgresql_partitions_by_tenant_and_month(db: Database, database:
 
 
 async def test_thresholds_are_configurable_per_tenant(db: Database) -> None:
-    from liftdesk.system.models import DictBiz
-
     vid, dev = await vehicle(db)
-    async with db.sessionmaker() as s:
-        root = DictBiz(
-            tenant_id="000000", parent_id=0, code="telemetry_threshold", dict_key="-1", dict_value="thresholds", sort=1
-        )
-        s.add(root)
-        await s.flush()
-        s.add(
-            DictBiz(
-                tenant_id="000000",
-                parent_id=root.id,
-                code="telemetry_threshold",
-                dict_key="telemetry.speedLimitKmh",
-                dict_value="5",
-                sort=1,
-            )
-        )
-        await s.commit()
-    try:
+    async with tenant_thresholds(db, {"telemetry.speedLimitKmh": "5"}):
         p = Pipeline(db, LocalBus())
         await p.process([report(dev, fix(0, speed_kmh=4), fix(10, speed_kmh=7), fix(20, speed_kmh=3))])
-        [ev] = [e for e in await events(db, vid) if e.kind == "speeding"]
-        assert ev.limit_value == 5 and ev.max_value == 7, "the tenant's 5 km/h, not the default 12 km/h"
-    finally:
-        async with db.sessionmaker() as s:
-            await s.execute(text("DELETE FROM blade_dict_biz WHERE code = 'telemetry_threshold'"))
-            await s.commit()
+    [ev] = [e for e in await events(db, vid) if e.kind == "speeding"]
+    assert ev.limit_value == 5 and ev.max_value == 7, "the tenant's 5 km/h, not the default 12 km/h"
 
 
 async def test_a_driver_change_takes_its_place_among_the_positions(db: Database) -> None:

@@ -597,13 +597,10 @@ class Session:
         elif isinstance(body, UpgradeResult):
             await commands.on_upgrade_result(device, int(body.upgrade_type), int(body.result))
             await self._reply(header)
-        elif isinstance(body, VehicleControlReply):
+        elif isinstance(body, VehicleControlReply | LocationQueryReply):
+            answered = 0x8500 if isinstance(body, VehicleControlReply) else 0x8201
             fix = location_to_fix(body.location, utcnow())
-            await commands.on_control_reply(device, body.reply_serial, fix_json(fix))
-            await self._spawn(self._unacknowledged(header, (body.location,)))
-        elif isinstance(body, LocationQueryReply):
-            fix = location_to_fix(body.location, utcnow())
-            await commands.on_location_reply(device, body.reply_serial, fix_json(fix))
+            await commands.on_position_reply(device, answered, body.reply_serial, fix_json(fix))
             await self._spawn(self._unacknowledged(header, (body.location,)))
         elif isinstance(body, Logout):
             # Deregistration (0x0003; 0x0101 on 2011 terminals): the code is given up, the terminal must register
