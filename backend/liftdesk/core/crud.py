@@ -314,14 +314,16 @@ def parse_id(ident: str | None, name: str = "id") -> int:
         raise ServiceError(t("field_required" if not ident else "field_invalid", field=name)) from exc
 
 
-def parse_ids(ids: str | None) -> list[int]:
-    parts = [p.strip() for p in (ids or "").split(",") if p.strip()]
-    if not parts:
-        raise ServiceError(t("ids_required"))
+def parse_ids(ids: str | list[Any] | None, field: str = "ids", *, required: bool = True) -> list[int]:
+    """``"1,2,3"`` (or a JSON list of ids) → ids; an empty value is refused unless not ``required``."""
+    items = ids if isinstance(ids, list) else str(ids or "").split(",")
+    parts = [str(p).strip() for p in items if str(p).strip()]
+    if not parts and required:
+        raise ServiceError(t("ids_required") if field == "ids" else t("field_required", field=field))
     try:
         return [int(p) for p in parts]
     except ValueError as exc:
-        raise ServiceError(t("field_invalid", field="ids")) from exc
+        raise ServiceError(t("field_invalid", field=field)) from exc
 
 
 async def remove(ctx: Ctx, ids: list[int]) -> bool:

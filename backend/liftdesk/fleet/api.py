@@ -126,16 +126,6 @@ def in_organisation(c: crud.Ctx, stmt: Select[Any], mechanism_id: Any) -> Select
     return stmt.where(Vehicle.mechanism_id.in_(branch))
 
 
-def _ids(value: Any) -> list[int]:
-    if value in (None, ""):
-        return []
-    items = value if isinstance(value, list) else str(value).split(",")
-    try:
-        return [int(str(v).strip()) for v in items if str(v).strip()]
-    except ValueError as exc:
-        raise ServiceError(t("field_invalid", field="carIds")) from exc
-
-
 @router.post(
     f"{FICS}/carInfo/getCarLastGPSInfo",
     summary="Latest position and state of the caller's vehicles",
@@ -146,7 +136,9 @@ async def last_gps(request: Request, session: SessionDep, me: CurrentUser) -> R[
     c = await crud.Ctx.build(session, me, res.VEHICLE)
     await c.require("view")
     stmt = c.scope.select(Vehicle)
-    ids = _ids(p.get("carIds")) + _ids(p.get("carId"))
+    ids = crud.parse_ids(p.get("carIds"), "carIds", required=False) + crud.parse_ids(
+        p.get("carId"), "carId", required=False
+    )
     if ids:
         stmt = stmt.where(Vehicle.id.in_(ids))
     if p.get("deviceNumber"):

@@ -350,16 +350,9 @@ class GrantKeys(Schema):
     api_scope: list[str] = Field(default_factory=list)
 
 
-def _ids(text: str, field: str) -> list[int]:
-    try:
-        return crud.parse_ids(text)
-    except ServiceError as exc:
-        raise ServiceError(t("field_required", field=field)) from exc
-
-
 @router.get(f"{SYS}/menu/role-tree-keys", tags=["role"], summary="What the given roles have been granted")
 async def role_tree_keys(session: SessionDep, me: CurrentUser, roleIds: str = "") -> R[GrantKeys]:
-    ids = _ids(roleIds, "roleIds")
+    ids = crud.parse_ids(roleIds, "roleIds")
     c = await crud.Ctx.build(session, me, res.ROLE)
     roles = (await session.execute(c.scope.select(m.Role).where(m.Role.id.in_(ids)))).scalars().all()
     visible = [r.id for r in roles]
@@ -417,7 +410,7 @@ async def grant_top_tree(session: SessionDep, me: CurrentUser) -> R[GrantTree]:
 
 @router.get(f"{SYS}/menu/top-tree-keys", tags=["topmenu"], summary="Menus under the given top menus")
 async def top_tree_keys(session: SessionDep, me: CurrentUser, topMenuIds: str = "") -> R[GrantKeys]:
-    ids = _ids(topMenuIds, "topMenuIds")
+    ids = crud.parse_ids(topMenuIds, "topMenuIds")
     c = await crud.Ctx.build(session, me, res.TOP_MENU)
     tops = (await session.execute(c.scope.select(m.TopMenu).where(m.TopMenu.id.in_(ids)))).scalars().all()
     rows = await session.execute(
@@ -540,7 +533,7 @@ def _dictionary_route(resource: Any, prefix: str, out: Any) -> None:
     async def child_list(
         request: Request, session: SessionDep, me: CurrentUser, parentId: Annotated[str, Query()] = ""
     ) -> R[list[Any]]:
-        pid = _ids(parentId, "parentId")[0]
+        pid = crud.parse_ids(parentId, "parentId")[0]
         params = {k: v for k, v in request.query_params.items() if k != "parentId"}
         c = await crud.Ctx.build(session, me, resource, params)
         rows = await crud.all_rows(c)
@@ -598,7 +591,7 @@ async def tenant_datasource(
     ).scalar_one_or_none()
     if tenant is None:
         raise ServiceError(t("tenant_not_found"))
-    ds_id = _ids(datasourceId, "datasourceId")[0]
+    ds_id = crud.parse_ids(datasourceId, "datasourceId")[0]
     dc = await crud.Ctx.build(session, me, res.DATASOURCE)
     await crud.get_scoped(dc, ds_id)
     tenant.datasource_id = ds_id
