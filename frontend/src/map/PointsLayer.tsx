@@ -1,8 +1,8 @@
-import { useEffect, useId } from 'react';
-import type { GeoJSONSource } from 'maplibre-gl';
+import { useMemo } from 'react';
 import { toMapCrs } from './basemap';
 import { useMapContext } from './context';
 import type { LonLat } from './geo';
+import { useGeoJsonLayers } from './useGeoJsonLayers';
 
 export interface MapPoint {
   id: string;
@@ -12,34 +12,24 @@ export interface MapPoint {
 
 /** Labelled dots (WGS-84, converted to the basemap's CRS), e.g. where the vehicles are; renders nothing itself. */
 export function PointsLayer({ points, color = '#fa8c16' }: { points: MapPoint[]; color?: string }) {
-  const { map, basemap } = useMapContext();
-  const source = `points-${useId().replace(/:/g, '')}`;
-
-  useEffect(() => {
-    map.addSource(source, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    map.addLayer({
-      id: `${source}-dot`,
-      type: 'circle',
-      source,
-      paint: { 'circle-radius': 5, 'circle-color': color, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 },
-    });
-    return () => {
-      if (map.getLayer(`${source}-dot`)) map.removeLayer(`${source}-dot`);
-      if (map.getSource(source)) map.removeSource(source);
-    };
-  }, [map, source, color]);
-
-  useEffect(() => {
-    const src = map.getSource(source) as GeoJSONSource | undefined;
-    void src?.setData({
-      type: 'FeatureCollection',
-      features: points.map((p) => ({
-        type: 'Feature',
-        id: p.id,
-        properties: { label: p.label },
-        geometry: { type: 'Point', coordinates: toMapCrs(p.position, basemap.crs) },
-      })),
-    });
-  }, [map, source, basemap, points]);
+  const { basemap } = useMapContext();
+  const features = useMemo(
+    () =>
+      points.map(
+        (p): GeoJSON.Feature => ({
+          type: 'Feature',
+          id: p.id,
+          properties: { label: p.label },
+          geometry: { type: 'Point', coordinates: toMapCrs(p.position, basemap.crs) },
+        }),
+      ),
+    [points, basemap],
+  );
+  useGeoJsonLayers(
+    'points',
+    [{ id: 'dot', type: 'circle', paint: { 'circle-radius': 5, 'circle-color': color, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } }],
+    features,
+    color,
+  );
   return null;
 }

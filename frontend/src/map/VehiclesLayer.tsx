@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef } from 'react';
-import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent } from 'maplibre-gl';
+import { useEffect, useMemo, useRef } from 'react';
+import type { ExpressionSpecification, MapLayerMouseEvent } from 'maplibre-gl';
 import { toMapCrs } from './basemap';
 import { useMapContext } from './context';
 import type { LonLat } from './geo';
+import { useGeoJsonLayers, type SourceLayer } from './useGeoJsonLayers';
 import { ALARM_COLOR, OFFLINE_COLOR, STATE_COLORS } from './vehicleStyle';
 
 /** One vehicle on the map (WGS-84). */
@@ -43,6 +44,32 @@ const colorByState: ExpressionSpecification = [
   ['match', ['get', 'state'], 'moving', STATE_COLORS.moving, 'loaded', STATE_COLORS.loaded, 'idle', STATE_COLORS.idle, STATE_COLORS.off],
 ];
 
+/** The dot (first: clicks select) and, on moving vehicles, the heading arrow. */
+const LAYERS: SourceLayer[] = [
+  {
+    id: 'dot',
+    type: 'circle',
+    paint: {
+      'circle-radius': ['case', ['get', 'selected'], 11, 8],
+      'circle-color': colorByState,
+      'circle-stroke-color': ['case', ['get', 'alarm'], ALARM_COLOR, '#ffffff'],
+      'circle-stroke-width': ['case', ['get', 'alarm'], 3, ['get', 'selected'], 3, 1.5],
+    },
+  },
+  {
+    id: 'arrow',
+    type: 'symbol',
+    filter: ['all', ['get', 'online'], ['==', ['get', 'state'], 'moving']],
+    layout: {
+      'icon-image': ARROW,
+      'icon-rotate': ['get', 'direction'],
+      'icon-rotation-alignment': 'map',
+      'icon-allow-overlap': true,
+      'icon-ignore-placement': true,
+    },
+  },
+];
+
 export interface VehiclesLayerProps {
   vehicles: MapVehicle[];
   selected?: string | null;
@@ -55,41 +82,34 @@ export interface VehiclesLayerProps {
  */
 export function VehiclesLayer({ vehicles, selected = null, onSelect }: VehiclesLayerProps) {
   const { map, basemap } = useMapContext();
-  const source = `vehicles-${useId().replace(/:/g, '')}`;
   const select = useRef(onSelect);
   useEffect(() => {
     select.current = onSelect;
   });
-
   useEffect(() => {
     if (!map.hasImage(ARROW)) map.addImage(ARROW, arrowImage(), { pixelRatio: 2 });
-    map.addSource(source, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    const dot = `${source}-dot`;
-    const arrow = `${source}-arrow`;
-    map.addLayer({
-      id: dot,
-      type: 'circle',
-      source,
-      paint: {
-        'circle-radius': ['case', ['get', 'selected'], 11, 8],
-        'circle-color': colorByState,
-        'circle-stroke-color': ['case', ['get', 'alarm'], ALARM_COLOR, '#ffffff'],
-        'circle-stroke-width': ['case', ['get', 'alarm'], 3, ['get', 'selected'], 3, 1.5],
-      },
-    });
-    map.addLayer({
-      id: arrow,
-      type: 'symbol',
-      source,
-      filter: ['all', ['get', 'online'], ['==', ['get', 'state'], 'moving']],
-      layout: {
-        'icon-image': ARROW,
-        'icon-rotate': ['get', 'direction'],
-        'icon-rotation-alignment': 'map',
-        'icon-allow-overlap': true,
-        'icon-ignore-placement': true,
-      },
-    });
+  }, [map]);
+  const features = useMemo(
+    () =>
+      vehicles.map(
+        (v): GeoJSON.Feature => ({
+          type: 'Feature',
+          properties: {
+            id: v.id,
+            state: v.state,
+            online: v.online,
+            alarm: v.alarm,
+            direction: v.direction,
+            selected: v.id === selected,
+          },
+          geometry: { type: 'Point', coordinates: toMapCrs(v.position, basemap.crs) },
+        }),
+      ),
+    [vehicles, selected, basemap],
+  );
+  const [dot] = useGeoJsonLayers('vehicles', LAYERS, features);
+
+  useEffect(() => {
     const click = (e: MapLayerMouseEvent) => {
       const id = e.features?.[0]?.properties?.id as string | undefined;
       if (id) select.current?.(String(id));
@@ -107,28 +127,7 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect }: VehiclesL
       map.off('click', dot, click);
       map.off('mouseenter', dot, enter);
       map.off('mouseleave', dot, leave);
-      for (const layer of [arrow, dot]) if (map.getLayer(layer)) map.removeLayer(layer);
-      if (map.getSource(source)) map.removeSource(source);
     };
-  }, [map, source]);
-
-  useEffect(() => {
-    const src = map.getSource(source) as GeoJSONSource | undefined;
-    void src?.setData({
-      type: 'FeatureCollection',
-      features: vehicles.map((v) => ({
-        type: 'Feature',
-        properties: {
-          id: v.id,
-          state: v.state,
-          online: v.online,
-          alarm: v.alarm,
-          direction: v.direction,
-          selected: v.id === selected,
-        },
-        geometry: { type: 'Point', coordinates: toMapCrs(v.position, basemap.crs) },
-      })),
-    });
-  }, [map, source, basemap, vehicles, selected]);
+  }, [map, dot]);
   return null;
 }
