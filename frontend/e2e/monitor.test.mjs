@@ -123,6 +123,7 @@ describe('fleet', () => {
     await card.getByText(/今日 \d+ 个轨迹点/).waitFor();
     const points = Number((await card.getByText(/今日 \d+ 个轨迹点/).innerText()).replace(/\D+/g, ''));
     assert.ok(points >= 1, `the track has positions: ${points}`);
+    await page.screenshot({ path: shot('monitor-track') });
 
     await card.getByRole('button', { name: /查询参数/ }).click();
     const dialog = page.getByRole('dialog', { name: 'FL-001 的终端参数' });
