@@ -33,7 +33,7 @@ import { TrackLayer } from '../../map/TrackLayer';
 import { VehiclesLayer, type MapVehicle } from '../../map/VehiclesLayer';
 import { STATE_COLORS } from '../../map/vehicleStyle';
 import { boundsOf, type LonLat } from '../../map/geo';
-import { getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
+import { answeredParams, getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
 import {
   ageParts,
   ageSeconds,
@@ -101,7 +101,7 @@ function ParametersDialog({ vehicle, onClose }: { vehicle: LiveVehicle; onClose:
     retry: false,
   });
   const command: CommandView | undefined = query.data;
-  const params = command?.result?.params ?? [];
+  const params = answeredParams(command);
   let body;
   if (query.isPending) {
     body = (

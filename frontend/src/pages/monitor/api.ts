@@ -1,51 +1,18 @@
 import { get } from '../../api/request';
+import type { components } from '../../api/schema';
+
+type Schemas = components['schemas'];
 
 const F = '/api/blade-fics-report/fics';
 
 /** `positionTrailing/carRealTimeInfo`: what the live feed does not carry (driver, mileage, lock, CAN, last seen). */
-export interface VehicleDetail {
-  carId: string;
-  carNo: string;
-  deviceNumber: string | null;
-  carType: number;
-  online: boolean;
-  acc: boolean;
-  state: string;
-  lat: number | null;
-  lon: number | null;
-  speed: number;
-  gpsTime: string | null;
-  lastSeen: string | null;
-  mileage: number | null;
-  loadKg: number | null;
-  soc: number | null;
-  lockLevel: number | null;
-  alarms: string[];
-  driverName: string | null;
-  can: Record<string, { data: string; channel: number; time: string }>;
-}
+export type VehicleDetail = Schemas['LiveState'];
 
 export function getVehicleDetail(carId: string): Promise<VehicleDetail> {
   return get<VehicleDetail>(`${F}/positionTrailing/carRealTimeInfo`, { carId });
 }
 
-export interface TrackPoint {
-  gpsTime: string;
-  lat: number;
-  lon: number;
-  speed: number;
-  loadKg: number | null;
-}
-
-export interface Track {
-  carId: string;
-  carNo: string;
-  beginTime: string;
-  endTime: string;
-  count: number;
-  truncated: boolean;
-  points: TrackPoint[];
-}
+export type Track = Schemas['Track'];
 
 export function getTrack(carId: string, beginTime: string, endTime: string): Promise<Track> {
   return get<Track>(`${F}/positionTrailing/positionTrailing`, { carId, beginTime, endTime });
@@ -58,15 +25,13 @@ export interface TerminalParam {
 }
 
 /** A command and where it stands (pending → sent → acknowledged | failed | timeout). */
-export interface CommandView {
-  commandId: string;
-  carId: string | null;
-  deviceNumber: string;
-  name: string;
-  status: string;
-  attempts: number;
-  result: { params?: TerminalParam[] } | null;
-  error: string | null;
+export type CommandView = Schemas['CommandOut'];
+
+/** The parameters a parameter query's answer carries (`result.params`), none while there is no answer. */
+export function answeredParams(command: CommandView | undefined): TerminalParam[] {
+  const result = command?.result;
+  if (typeof result !== 'object' || result === null || !('params' in result) || !Array.isArray(result.params)) return [];
+  return result.params as TerminalParam[];
 }
 
 /** Asks the vehicle's terminal for all its parameters and waits (up to `wait` s) for the answer. */
