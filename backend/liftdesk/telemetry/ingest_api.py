@@ -1,8 +1,9 @@
 """HTTP ingest: integrations post fixes for their tenant's terminals (same JSON as MQTT, ``docs/mqtt.md``).
 
 ``POST /api/liftdesk/ingest`` with a bearer token; body ``{device, fixes: [...], backfill?}`` or a list of those.
-Every device must belong to the caller's tenant (403 otherwise, also for unknown devices, so nothing leaks); a
-device of the tenant whose terminal is bound to no vehicle gets 400 (its fixes have nowhere to go and are not stored).
+The caller needs the vehicles' edit permission, and every device must belong to the caller's tenant and its vehicle
+to the caller's data scope (403 otherwise, also for unknown devices, so nothing leaks); a device of the tenant whose
+terminal is bound to no vehicle gets 400 (its fixes have nowhere to go and are not stored).
 The answer comes once the data is committed (``Pipeline.submit``); the caller may re-send on any failure.
 Mount with ``app.include_router(router)``; needs ``app.state.pipeline`` (and uses ``app.state.terminals`` if set).
 """
@@ -14,11 +15,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
 
+from liftdesk.core import crud
 from liftdesk.core.db import utcnow
-from liftdesk.core.deps import CurrentUser
+from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import Forbidden, R, ServiceError, ok
 from liftdesk.core.i18n import t
+from liftdesk.fleet.models import Vehicle
+from liftdesk.fleet.resources import VEHICLE
 from liftdesk.telemetry.gateway.payloads import FixIn
 from liftdesk.telemetry.messages import Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
@@ -48,6 +53,7 @@ class IngestResult(BaseModel):
 @router.post("/api/liftdesk/ingest", summary="Ingest fixes of the caller's terminals", response_model=R[IngestResult])
 async def ingest(
     request: Request,
+    session: SessionDep,
     me: CurrentUser,
     body: Annotated[IngestReport | Annotated[list[IngestReport], Field(min_length=1, max_length=500)], Body()],
 ) -> R[IngestResult]:
@@ -55,10 +61,21 @@ async def ingest(
     pipeline: Pipeline | None = getattr(request.app.state, "pipeline", None)
     if pipeline is None:
         raise Unavailable("telemetry pipeline not available")
+    # Posting a vehicle's telemetry writes its data: the vehicle resource's edit permission, and only vehicles the
+    # caller's data scope shows (a terminal of the tenant bound to no vehicle passes here and gets its 400 below).
+    c = await crud.Ctx.build(session, me, VEHICLE)
+    await c.require("edit")
     terminals: TerminalService = getattr(request.app.state, "terminals", None) or TerminalService(request.app.state.db)
+    bound: set[int] = set()
     for device in {r.device for r in reports}:
         known = await terminals.lookup(device)
-        if known is None or known.tenant_id != me.tenant_id:
+        if known is None or known.tenant_id != c.scope.tenant_id:
+            raise Forbidden(t("forbidden"))
+        if known.vehicle_id is not None:
+            bound.add(known.vehicle_id)
+    if bound:
+        visible = await session.execute(select(Vehicle.id).where(Vehicle.id.in_(bound), *c.scope.where(Vehicle)))
+        if len(visible.all()) != len(bound):
             raise Forbidden(t("forbidden"))
     now = utcnow()
     submitted = [

@@ -9,11 +9,13 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from test_gateway import add_vehicle, positions
 
 from liftdesk.app import create_app
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.config import Settings
+from liftdesk.system.models import Menu
 from liftdesk.telemetry.ingest_api import router
 from liftdesk.telemetry.pipeline import Pipeline
 from tests.conftest import Api
@@ -85,3 +87,63 @@ async def test_ingest_validates_the_body(api: Api, ingest: httpx.AsyncClient, bo
 async def test_ingest_needs_a_token(ingest: httpx.AsyncClient) -> None:
     r = await ingest.post(URL, json={"device": "x", "fixes": [fix(0)]})
     assert r.status_code == 401
+
+
+async def test_ingest_needs_the_vehicles_edit_permission(api: Api, ingest: httpx.AsyncClient, driver: str) -> None:
+    """A user of the tenant granted nothing (an ordinary driver) may not write a vehicle's telemetry."""
+    vid, device = await add_vehicle(api.db)
+    headers = await api.headers(driver, password="driver-1")
+    r = await ingest.post(URL, json={"device": device, "fixes": [fix(0)]}, headers=headers)
+    assert r.status_code == 403 and r.json()["success"] is False, r.text
+    assert await positions(api.db, vid) == []
+
+
+async def test_ingest_follows_the_vehicle_data_scope(api: Api, ingest: httpx.AsyncClient) -> None:
+    """A user whose data scope is their own organisation writes telemetry for its vehicles only."""
+    depts = (await api.get("/api/blade-system/dept/list"))["data"][0]
+    east, south = depts["children"][0]["id"], depts["children"][1]["id"]
+    cars = {}
+    for dept in (east, south):
+        device = f"{abs(hash(api.unique())) % 10**12:012d}"
+        car = await api.post(
+            "/api/blade-fics-report/fics/carInfo/insertCarInfo",
+            json={"carNo": api.unique("IN-"), "deviceNumber": device, "mechanismId": dept},
+        )
+        assert car["code"] == 200, car
+        cars[dept] = device
+    role = (
+        await api.post(
+            "/api/blade-system/role/submit",
+            json={"roleName": api.unique("ingest "), "roleAlias": api.unique("ingest"), "sort": 9},
+        )
+    )["data"]["id"]
+    rule = await api.post(
+        "/api/blade-system/data-scope/submit",
+        json={"resourceCode": "vehicle", "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
+    )
+    assert rule["code"] == 200, rule
+    async with api.db.sessionmaker() as s:  # the vehicle menu's edit button: its telemetry may be written
+        edit = (await s.execute(select(Menu.id).where(Menu.code == "vehicle_edit", Menu.is_deleted == 0))).scalar_one()
+    grant = {"roleIds": [role], "menuIds": [str(edit)], "dataScopeIds": [rule["data"]["id"]]}
+    assert (await api.post("/api/blade-system/role/grant", json=grant))["code"] == 200
+    account = api.unique("east")
+    user = await api.post(
+        "/api/blade-user/submit",
+        json={
+            "account": account,
+            "password": "east-pass",
+            "name": "E",
+            "realName": "E",
+            "roleId": role,
+            "deptId": east,
+        },
+    )
+    assert user["code"] == 200, user
+    headers = await api.headers(account, password="east-pass")
+    try:
+        theirs = await ingest.post(URL, json={"device": cars[south], "fixes": [fix(0)]}, headers=headers)
+        assert theirs.status_code == 403, theirs.text
+        mine = await ingest.post(URL, json={"device": cars[east], "fixes": [fix(0)]}, headers=headers)
+        assert mine.status_code == 200, mine.text
+    finally:
+        await api.post("/api/blade-system/data-scope/remove", params={"ids": rule["data"]["id"]})
