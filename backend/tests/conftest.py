@@ -20,14 +20,14 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import delete, text
+from sqlalchemy import delete, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.db import Database
 from liftdesk.migrate import upgrade
-from liftdesk.system.models import DictBiz
+from liftdesk.system.models import DictBiz, Menu
 from liftdesk.system.seed import seed
 
 PG_ADMIN_URL = os.environ.get("LIFTDESK_TEST_PG", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
@@ -243,3 +243,37 @@ async def tenant_thresholds(db: Database, values: dict[str, str]) -> AsyncIterat
         async with db.sessionmaker() as s:
             await s.execute(delete(DictBiz).where(DictBiz.code == "telemetry_threshold"))
             await s.commit()
+
+
+@asynccontextmanager
+async def own_organisation_user(api: Api, dept: str, buttons: tuple[str, ...] = ()) -> AsyncIterator[dict[str, str]]:
+    """A new user of tenant 000000 in organisation ``dept`` whose role sees the vehicles of its own organisation only
+    (data scope type 3 on ``create_dept``) and holds the menu ``buttons`` (codes such as ``vehicle_edit``). Yields
+    ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` / ``Api.post``); the data-scope rule
+    is removed afterwards."""
+    role = (
+        await api.post(
+            "/api/blade-system/role/submit",
+            json={"roleName": api.unique("scoped "), "roleAlias": api.unique("scoped"), "sort": 9},
+        )
+    )["data"]["id"]
+    rule = await api.post(
+        "/api/blade-system/data-scope/submit",
+        json={"resourceCode": "vehicle", "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
+    )
+    assert rule["code"] == 200, rule
+    async with api.db.sessionmaker() as s:
+        menus = (await s.execute(select(Menu.id).where(Menu.code.in_(buttons), Menu.is_deleted == 0))).scalars().all()
+    assert len(menus) == len(buttons), f"buttons {buttons}: {len(menus)} found"
+    grant = {"roleIds": [role], "menuIds": [str(m) for m in menus], "dataScopeIds": [rule["data"]["id"]]}
+    assert (await api.post("/api/blade-system/role/grant", json=grant))["code"] == 200
+    account, password = api.unique("scoped"), "scoped-pass"
+    user = await api.post(
+        "/api/blade-user/submit",
+        json={"account": account, "password": password, "name": "S", "realName": "S", "roleId": role, "deptId": dept},
+    )
+    assert user["code"] == 200, user
+    try:
+        yield {"who": account, "password": password}
+    finally:
+        await api.post("/api/blade-system/data-scope/remove", params={"ids": rule["data"]["id"]})

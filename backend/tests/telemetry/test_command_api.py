@@ -28,7 +28,7 @@ from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.gateway.server import Gateway
 from liftdesk.telemetry.simulator import SimulatedForklift, demo_specs
 from liftdesk.telemetry.simulator.fleet import HARDWARE_VERSION, SOFTWARE_VERSION
-from tests.conftest import Api, Tenants
+from tests.conftest import Api, Tenants, own_organisation_user
 
 F = "/api/blade-fics-report/fics"
 CMD = "/api/liftdesk/command"
@@ -350,42 +350,11 @@ async def test_command_log_follows_the_vehicle_data_scope(api: Api) -> None:
     for car in (mine, theirs):
         r = await api.post(f"{CMD}/send", json={"carIds": [car["id"]], "name": "query_location", "wait": 0})
         commands[car["id"]] = r["data"][0]["id"]
-    role = (
-        await api.post(
-            "/api/blade-system/role/submit",
-            json={"roleName": api.unique("fleet "), "roleAlias": api.unique("fleet"), "sort": 9},
-        )
-    )["data"]["id"]
-    rule = await api.post(
-        "/api/blade-system/data-scope/submit",
-        json={"resourceCode": "vehicle", "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
-    )
-    assert rule["code"] == 200, rule
-    grant = await api.post(
-        "/api/blade-system/role/grant", json={"roleIds": [role], "dataScopeIds": [rule["data"]["id"]]}
-    )
-    assert grant["code"] == 200, grant
-    account = api.unique("east")
-    user = await api.post(
-        "/api/blade-user/submit",
-        json={
-            "account": account,
-            "password": "east-pass",
-            "name": "E",
-            "realName": "E",
-            "roleId": role,
-            "deptId": east,
-        },
-    )
-    assert user["code"] == 200, user
-    who = {"who": account, "password": "east-pass"}
-    try:
+    async with own_organisation_user(api, east) as who:
         seen = {r["id"] for r in (await api.get(f"{CMD}/list", params={"size": 1000}, **who))["data"]["records"]}
         assert commands[mine["id"]] in seen and commands[theirs["id"]] not in seen
         assert (await api.get(f"{CMD}/detail", params={"id": commands[theirs["id"]]}, **who))["code"] == 400
         assert (await api.get(f"{CMD}/detail", params={"id": commands[mine["id"]]}, **who))["code"] == 200
-    finally:
-        await api.post("/api/blade-system/data-scope/remove", params={"ids": rule["data"]["id"]})
 
 
 async def test_a_vehicle_numbered_like_a_2019_header_finds_its_terminal(api: Api, gateway: Gateway) -> None:

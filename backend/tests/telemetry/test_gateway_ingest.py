@@ -9,16 +9,14 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
 from test_gateway import add_vehicle, positions
 
 from liftdesk.app import create_app
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.config import Settings
-from liftdesk.system.models import Menu
 from liftdesk.telemetry.ingest_api import router
 from liftdesk.telemetry.pipeline import Pipeline
-from tests.conftest import Api
+from tests.conftest import Api, own_organisation_user
 
 T0 = datetime(2026, 3, 2, 1, 0, tzinfo=UTC)
 URL = "/api/liftdesk/ingest"
@@ -111,39 +109,9 @@ async def test_ingest_follows_the_vehicle_data_scope(api: Api, ingest: httpx.Asy
         )
         assert car["code"] == 200, car
         cars[dept] = device
-    role = (
-        await api.post(
-            "/api/blade-system/role/submit",
-            json={"roleName": api.unique("ingest "), "roleAlias": api.unique("ingest"), "sort": 9},
-        )
-    )["data"]["id"]
-    rule = await api.post(
-        "/api/blade-system/data-scope/submit",
-        json={"resourceCode": "vehicle", "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
-    )
-    assert rule["code"] == 200, rule
-    async with api.db.sessionmaker() as s:  # the vehicle menu's edit button: its telemetry may be written
-        edit = (await s.execute(select(Menu.id).where(Menu.code == "vehicle_edit", Menu.is_deleted == 0))).scalar_one()
-    grant = {"roleIds": [role], "menuIds": [str(edit)], "dataScopeIds": [rule["data"]["id"]]}
-    assert (await api.post("/api/blade-system/role/grant", json=grant))["code"] == 200
-    account = api.unique("east")
-    user = await api.post(
-        "/api/blade-user/submit",
-        json={
-            "account": account,
-            "password": "east-pass",
-            "name": "E",
-            "realName": "E",
-            "roleId": role,
-            "deptId": east,
-        },
-    )
-    assert user["code"] == 200, user
-    headers = await api.headers(account, password="east-pass")
-    try:
+    async with own_organisation_user(api, east, buttons=("vehicle_edit",)) as user:
+        headers = await api.headers(user["who"], password=user["password"])
         theirs = await ingest.post(URL, json={"device": cars[south], "fixes": [fix(0)]}, headers=headers)
         assert theirs.status_code == 403, theirs.text
         mine = await ingest.post(URL, json={"device": cars[east], "fixes": [fix(0)]}, headers=headers)
         assert mine.status_code == 200, mine.text
-    finally:
-        await api.post("/api/blade-system/data-scope/remove", params={"ids": rule["data"]["id"]})
