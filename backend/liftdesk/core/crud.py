@@ -71,7 +71,7 @@ class Ctx:
         """``action`` is add / edit / delete / view; administrators pass, other roles need the button code."""
         res, me = self.resource, self.principal
         roles = res.write_roles if action in ("add", "edit", "delete") else res.read_roles
-        if roles is not None and not set(roles) & set(me.role_aliases):
+        if roles is not None and not any(me.has_role(r) for r in roles):
             raise Forbidden(t("forbidden"), 403)
         # Tenant administrators (role alias ``admin``) act on everything their tenant owns, as BladeX's
         # HAS_ROLE_ADMIN guard lets them; other roles need the button code granted through their menus.

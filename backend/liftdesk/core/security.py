@@ -26,6 +26,13 @@ _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 ALGORITHM = "HS256"
 ADMINISTRATOR = "administrator"
 TENANT_ADMIN = "admin"
+PLATFORM_TENANT = "000000"
+#: The seeded platform administrator role. Platform-wide rights belong to this role of the platform tenant, checked by
+#: id when a token is issued: never to whatever alias a role happens to carry.
+ADMINISTRATOR_ROLE_ID = 1123598816738675201
+#: Values of the signed claim ``admin_level``: decided by ``system.auth.issue_pair`` from role rows, read here.
+LEVEL_PLATFORM = "platform"
+LEVEL_TENANT = "tenant"
 
 
 def md5_hex(plain: str) -> str:
@@ -70,14 +77,27 @@ class Principal:
     exp: int = 0
     claims: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    admin_level: str = ""
+
     @property
     def is_administrator(self) -> bool:
-        return ADMINISTRATOR in self.role_aliases
+        """The platform administrator: decided from role ids at sign-in and carried in the signed claims, never
+        parsed from the comma-separated alias list (an alias ``admin,administrator`` once made a tenant admin
+        platform-wide)."""
+        return self.admin_level == LEVEL_PLATFORM
 
     @property
     def is_admin(self) -> bool:
-        """BladeX skips data scope when the role name contains ``admin`` (tenant admin or administrator)."""
-        return self.is_administrator or TENANT_ADMIN in self.role_aliases
+        """The tenant administrator (or the platform administrator): BladeX skips data scope and button checks."""
+        return self.admin_level in (LEVEL_PLATFORM, LEVEL_TENANT)
+
+    def has_role(self, alias: str) -> bool:
+        """A role named in a resource's ``read_roles`` / ``write_roles``: the two administrator roles by level."""
+        if alias == ADMINISTRATOR:
+            return self.is_administrator
+        if alias == TENANT_ADMIN:
+            return self.is_admin
+        return alias in self.role_aliases
 
     @property
     def dept_id(self) -> int | None:
@@ -117,6 +137,7 @@ def principal_from_claims(claims: dict[str, Any]) -> Principal:
         client_id=str(claims.get("client_id", "")),
         jti=str(claims.get("jti", "")),
         exp=int(claims.get("exp", 0)),
+        admin_level=str(claims.get("admin_level", "")),
         claims=claims,
     )
 

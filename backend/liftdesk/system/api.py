@@ -19,7 +19,7 @@ from liftdesk.core.i18n import t
 from liftdesk.core.paging import PageQuery, r_page_of
 from liftdesk.core.router import Current, Size
 from liftdesk.core.schemas import Id, Schema, TreeNode, _to_time
-from liftdesk.core.security import ADMINISTRATOR, Principal, token_from_request
+from liftdesk.core.security import ADMINISTRATOR_ROLE_ID, Principal, token_from_request
 from liftdesk.system import auth
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -381,7 +381,7 @@ async def role_grant(session: SessionDep, me: CurrentUser, body: GrantIn) -> R[b
     roles = (await session.execute(c.scope.select(m.Role).where(m.Role.id.in_(body.role_ids)))).scalars().all()
     if len(roles) != len(set(body.role_ids)):
         raise ServiceError(t("not_found"))
-    if any(r.role_alias == ADMINISTRATOR for r in roles) and not me.is_administrator:
+    if any(r.id == ADMINISTRATOR_ROLE_ID for r in roles) and not me.is_administrator:
         raise Forbidden(t("admin_role_only"), 403)
     grantable = await _menus(session, me, None)
     allowed = {r.id for r in grantable}

@@ -19,6 +19,11 @@ from liftdesk.core.envelope import OAuthError
 from liftdesk.core.i18n import t
 from liftdesk.core.kv import KV
 from liftdesk.core.security import (
+    ADMINISTRATOR_ROLE_ID,
+    LEVEL_PLATFORM,
+    LEVEL_TENANT,
+    PLATFORM_TENANT,
+    TENANT_ADMIN,
     decode_token,
     issue_token,
     parse_basic,
@@ -138,17 +143,31 @@ async def refresh_grant(session: AsyncSession, client: m.Client, refresh_token: 
     return answer
 
 
-async def role_aliases(session: AsyncSession, role_ids: list[int]) -> list[str]:
+async def user_roles(session: AsyncSession, user: m.User) -> list[m.Role]:
+    """The user's live roles of the user's own tenant (a role id of another tenant on a user row grants nothing)."""
+    role_ids = [int(p) for p in user.role_id.split(",") if p.strip().isdigit()]
     if not role_ids:
         return []
-    rows = await session.execute(select(m.Role.role_alias).where(m.Role.id.in_(role_ids), m.Role.is_deleted == 0))
+    rows = await session.execute(
+        select(m.Role).where(m.Role.id.in_(role_ids), m.Role.tenant_id == user.tenant_id, m.Role.is_deleted == 0)
+    )
     return list(rows.scalars().all())
 
 
+def admin_level(user: m.User, roles: list[m.Role]) -> str:
+    """Platform administrator: the seeded administrator role of the platform tenant, by id. Tenant administrator:
+    a role whose alias is exactly ``admin`` (aliases are single identifiers, unique in a tenant, and only
+    administrators may write roles)."""
+    if user.tenant_id == PLATFORM_TENANT and any(r.id == ADMINISTRATOR_ROLE_ID for r in roles):
+        return LEVEL_PLATFORM
+    if any(r.role_alias == TENANT_ADMIN for r in roles):
+        return LEVEL_TENANT
+    return ""
+
+
 async def issue_pair(session: AsyncSession, client: m.Client, user: m.User, tenant: m.Tenant) -> dict[str, Any]:
-    role_ids = [int(p) for p in user.role_id.split(",") if p.strip().isdigit()]
-    aliases = await role_aliases(session, role_ids)
-    if not aliases:
+    roles = await user_roles(session, user)
+    if not roles:
         raise OAuthError(t("no_role"))
     claims = {
         "client_id": client.client_id,
@@ -158,8 +177,9 @@ async def issue_pair(session: AsyncSession, client: m.Client, user: m.User, tena
         "user_name": user.account,
         "nick_name": user.name or "",
         "real_name": user.real_name or "",
-        "role_id": user.role_id,
-        "role_name": ",".join(aliases),
+        "role_id": ",".join(str(r.id) for r in roles),
+        "role_name": ",".join(r.role_alias for r in roles),  # display only: rights come from admin_level
+        "admin_level": admin_level(user, roles),
         "dept_id": user.dept_id,
         "post_id": user.post_id,
         "oauth_id": "",

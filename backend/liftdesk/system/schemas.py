@@ -73,11 +73,15 @@ class TenantIn(Schema):
     retention_months: Annotated[int, Field(ge=1, le=120)] = 12
 
 
+#: A role alias is one identifier: no commas or spaces (aliases travel as a comma list in the token's ``role_name``).
+Alias = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")]
+
+
 class RoleIn(Schema):
     id: Id | None = None
     parent_id: Id | None = 0
     role_name: Short
-    role_alias: Short
+    role_alias: Alias
     sort: Sort
 
 

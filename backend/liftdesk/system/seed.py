@@ -6,11 +6,11 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from liftdesk.core.security import hash_password, md5_hex
+from liftdesk.core.security import ADMINISTRATOR_ROLE_ID, hash_password, md5_hex
 from liftdesk.system import models as m
 
 ROOT_DEPT = 1123598813738675201
-ADMINISTRATOR_ROLE = 1123598816738675201
+ADMINISTRATOR_ROLE = ADMINISTRATOR_ROLE_ID
 ADMIN_USER = 1123598821738675201
 
 DICTS: list[tuple[str, str, list[tuple[str, str]]]] = [

@@ -13,7 +13,7 @@ from liftdesk.core.crud import Ctx
 from liftdesk.core.envelope import Forbidden, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.registry import Hooks
-from liftdesk.core.security import ADMINISTRATOR, TENANT_ADMIN, hash_password, md5_hex
+from liftdesk.core.security import ADMINISTRATOR, ADMINISTRATOR_ROLE_ID, TENANT_ADMIN, hash_password, md5_hex
 from liftdesk.system import models as m
 
 #: Bus topic of a parameter, dictionary entry or tenant saved or removed (published after the commit), so that
@@ -114,10 +114,12 @@ class RoleHooks(Hooks):
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if obj.role_alias == ADMINISTRATOR and not ctx.principal.is_administrator:
             raise Forbidden(t("admin_role_only"), 403)
+        if not creating and obj.id == ADMINISTRATOR_ROLE_ID and not ctx.principal.is_administrator:
+            raise Forbidden(t("admin_role_only"), 403)
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         for r in rows:
-            if r.role_alias == ADMINISTRATOR:
+            if r.id == ADMINISTRATOR_ROLE_ID or r.role_alias == ADMINISTRATOR:
                 raise ServiceError(t("cannot_delete_builtin", value=r.role_name))
         ids = [r.id for r in rows]
         await ctx.session.execute(delete(m.RoleMenu).where(m.RoleMenu.role_id.in_(ids)))
@@ -125,7 +127,7 @@ class RoleHooks(Hooks):
 
     def filter(self, ctx: Ctx, stmt: Any) -> Any:
         if not ctx.principal.is_administrator:
-            stmt = stmt.where(m.Role.role_alias != ADMINISTRATOR)
+            stmt = stmt.where(m.Role.id != ADMINISTRATOR_ROLE_ID)
         return stmt
 
     async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -260,12 +262,8 @@ async def _check_refs(ctx: Ctx, obj: m.User) -> None:
         found = await ctx.session.execute(ctx.scope.select(model).with_only_columns(model.id).where(model.id.in_(ids)))
         if len(set(found.scalars().all())) != len(set(ids)):
             raise ServiceError(t("field_invalid", field=field))
-        if model is m.Role and not ctx.principal.is_administrator:
-            admin = await ctx.session.execute(
-                select(m.Role.id).where(m.Role.id.in_(ids), m.Role.role_alias == ADMINISTRATOR)
-            )
-            if admin.first() is not None:
-                raise Forbidden(t("admin_role_only"), 403)
+        if model is m.Role and not ctx.principal.is_administrator and ADMINISTRATOR_ROLE_ID in ids:
+            raise Forbidden(t("admin_role_only"), 403)
 
 
 class TenantHooks(Hooks):

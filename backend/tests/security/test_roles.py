@@ -1,0 +1,105 @@
+"""Finding 1 of the security probe: a tenant administrator made itself platform administrator through a comma in a
+role alias. Platform rights now come from the platform tenant's administrator role, by id, at sign-in."""
+
+from __future__ import annotations
+
+from sqlalchemy import update
+
+from liftdesk.system import models as m
+from tests.conftest import Api, Tenants, seed_ids
+
+TENANT_LIST = "/api/blade-system/tenant/list"
+
+
+async def test_a_role_alias_is_one_identifier(api: Api, tenants: Tenants) -> None:
+    as_b = {"tenant": tenants.b}
+    for alias in ("admin,administrator", "a b", ",", "管理员", "x" * 65):
+        r = await api.post(
+            "/api/blade-system/role/submit", json={"roleName": api.unique("r"), "roleAlias": alias, "sort": 1}, **as_b
+        )
+        assert r["code"] == 400 and "roleAlias" in r["msg"], (alias, r)
+
+
+async def test_a_forged_alias_grants_no_platform_rights(api: Api, tenants: Tenants) -> None:
+    """Even when a row holds the attack's alias (written before the fix), signing in is not platform-wide."""
+    as_b = {"tenant": tenants.b}
+    async with api.db.sessionmaker() as s:
+        await s.execute(
+            update(m.Role)
+            .where(m.Role.tenant_id == tenants.b, m.Role.role_alias == "admin")
+            .values(role_alias="admin,administrator")
+        )
+        await s.commit()
+    try:
+        api.tokens.pop(f"{tenants.b}/admin", None)
+        r = await api.login("admin", "admin", tenants.b)
+        assert r.status_code == 200, r.text
+        token = r.json()["access_token"]
+        api.tokens[f"{tenants.b}/admin"] = token
+        listed = await api.get(TENANT_LIST, **as_b)
+        assert listed["code"] == 403 or {t["tenantId"] for t in listed["data"]["records"]} <= {tenants.b}, listed
+        users = await api.get("/api/blade-user/page", params={"tenantId": "000000", "size": 100}, **as_b)
+        assert users["code"] == 403 or all(u["tenantId"] == tenants.b for u in users["data"]["records"]), users
+        cars = await api.get(
+            "/api/blade-fics-report/fics/carInfo/getCarInfoList", params={"tenantId": "000000"}, **as_b
+        )
+        assert cars["code"] in (403, 404) or all(
+            c.get("tenantId", tenants.b) == tenants.b for c in cars["data"]["records"]
+        ), cars
+    finally:
+        async with api.db.sessionmaker() as s:
+            await s.execute(
+                update(m.Role)
+                .where(m.Role.tenant_id == tenants.b, m.Role.role_alias == "admin,administrator")
+                .values(role_alias="admin")
+            )
+            await s.commit()
+        api.tokens.pop(f"{tenants.b}/admin", None)
+
+
+async def test_renaming_a_role_to_administrator_grants_nothing(api: Api, tenants: Tenants) -> None:
+    """The platform tenant's own ``admin`` (tenant administrator) cannot become platform administrator either: a
+    role of its own aliased ``administrator`` is refused, and the seeded administrator role cannot be assigned."""
+    ids = await _role_ids(api)
+    dept = (await seed_ids(api))["dept"]
+    account = api.unique("ta")
+    r = await api.post(
+        "/api/blade-user/submit",
+        json={
+            "account": account,
+            "password": "Tenant-adm1n",
+            "name": "TA",
+            "realName": "TA",
+            "roleId": ids["admin"],
+            "deptId": dept,
+        },
+    )
+    assert r["code"] == 200, r
+    who = {"who": account, "password": "Tenant-adm1n"}
+    made = await api.post(
+        "/api/blade-system/role/submit",
+        json={"roleName": api.unique("r"), "roleAlias": "administrator", "sort": 1},
+        **who,
+    )
+    assert made["code"] == 403, made
+    grant = await api.post(
+        "/api/blade-user/submit",
+        json={"id": r["data"]["id"], "roleId": f"{ids['admin']},{ids['administrator']}", "deptId": dept},
+        **who,
+    )
+    assert grant["code"] == 403, grant
+    listed = await api.get(TENANT_LIST, **who)
+    assert listed["code"] == 403, "tenants are the platform administrator's alone"
+
+
+async def _role_ids(api: Api) -> dict[str, str]:
+    roles = (await api.get("/api/blade-system/role/list"))["data"]
+    out: dict[str, str] = {}
+
+    def walk(rows: list[dict[str, str]]) -> None:
+        for row in rows:
+            out[row["roleAlias"]] = row["id"]
+            walk(row.get("children") or [])  # type: ignore[arg-type]
+
+    walk(roles)
+    return out
