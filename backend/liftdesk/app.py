@@ -88,10 +88,12 @@ def create_app(
     from liftdesk.fleet.commands_api import router as commands_router
     from liftdesk.fleet.fences_api import router as fences_router
     from liftdesk.system.api import router as system_router
+    from liftdesk.system.passwords import router as passwords_router
     from liftdesk.telemetry.ingest_api import router as ingest_router
     from liftdesk.telemetry.live import router as live_router
 
     app.include_router(system_router)
+    app.include_router(passwords_router)
     app.include_router(fleet_router)
     app.include_router(commands_router)
     app.include_router(fences_router)

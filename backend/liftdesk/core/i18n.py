@@ -40,6 +40,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_credentials": ("用户名或密码错误", "Wrong account or password"),
     "no_role": ("未获得用户的角色信息", "The user has no role"),
     "captcha_wrong": ("验证码不正确", "The verification code is wrong"),
+    "captcha_required": (
+        "登录失败次数较多,请输入验证码",
+        "Several failed sign-ins: enter the verification code",
+    ),
+    "password_change_required": (
+        "请先修改初始密码",
+        "Choose a new password first",
+    ),
+    "password_rule": (
+        "{field} 须为8-15位,且包含数字、大写字母、小写字母和特殊字符",
+        "{field} must be 8-15 characters with a digit, an upper and a lower case letter and a special character",
+    ),
+    "password_unchanged": (
+        "新密码不能与原密码或账号相同",
+        "The new password must differ from the old one and the account",
+    ),
+    "password_changed": ("密码已修改,请重新登录", "Password changed: sign in again"),
     "too_many_failures": ("登录错误次数过多,请稍后再试", "Too many failed sign-ins, try again later"),
     "bad_client": ("客户端认证失败", "Client authentication failed"),
     "grant_unsupported": ("不支持的授权类型: {grant}", "Unsupported grant type: {grant}"),

@@ -117,10 +117,17 @@ def issue_token(claims: dict[str, Any], ttl_seconds: int, kind: str) -> tuple[st
 
 def decode_token(token: str, kind: str = "access") -> dict[str, Any]:
     try:
-        claims: dict[str, Any] = jwt.decode(token, get_settings().secret_key, algorithms=[ALGORITHM])
+        claims: dict[str, Any] = jwt.decode(
+            token,
+            get_settings().secret_key,
+            algorithms=[ALGORITHM],
+            options={"require": ["exp", "jti", "user_id", "tenant_id"]},  # a token without an expiry is refused
+        )
     except jwt.PyJWTError as exc:
         raise NotAuthenticated(t("token_invalid"), 401) from exc
-    if claims.get("token_type") != kind:
+    if claims.get("token_type") != kind or not str(claims.get("user_id", "")).isascii():
+        raise NotAuthenticated(t("token_invalid"), 401)
+    if not str(claims["user_id"]).isdigit() or len(str(claims["user_id"])) > 19:
         raise NotAuthenticated(t("token_invalid"), 401)
     return claims
 

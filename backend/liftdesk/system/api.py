@@ -13,7 +13,7 @@ from sqlalchemy import delete, select
 
 from liftdesk.core import crud
 from liftdesk.core.config import get_settings
-from liftdesk.core.deps import CurrentUser, SessionDep
+from liftdesk.core.deps import AUTH_REVOKED, CurrentUser, SessionDep
 from liftdesk.core.envelope import Forbidden, OAuthError, R, ServiceError, ok, r_list_of
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import PageQuery, r_page_of
@@ -48,8 +48,10 @@ async def token(request: Request, session: SessionDep) -> JSONResponse:
         return JSONResponse(await auth.refresh_grant(session, client, params.get("refresh_token", "")))
     if grant == "social":
         raise OAuthError(t("social_not_configured"), "unsupported_grant_type")
-    if grant == "captcha":
+    captcha_checked = False
+    if grant == "captcha" or request.headers.get("captcha-key"):
         await auth.check_captcha(session, request.headers.get("captcha-key"), request.headers.get("captcha-code"))
+        captcha_checked = True
     tenant_id = request.headers.get("tenant-id") or params.get("tenantId") or params.get("tenant_id") or "000000"
     account = params.get("username", "").strip()
     password = params.get("password", "").strip()
@@ -57,7 +59,10 @@ async def token(request: Request, session: SessionDep) -> JSONResponse:
         raise OAuthError(t("field_required", field="username"))
     if not password:
         raise OAuthError(t("field_required", field="password"))
-    return JSONResponse(await auth.password_grant(session, client, tenant_id, account, password))
+    address = request.client.host if request.client else ""
+    return JSONResponse(
+        await auth.password_grant(session, client, tenant_id, account, password, address, captcha_checked)
+    )
 
 
 @router.get(f"{OAUTH}/captcha", tags=["auth"], summary="A 5-character image captcha valid for 30 minutes")
@@ -69,7 +74,10 @@ async def captcha(session: SessionDep) -> dict[str, str]:
 async def logout(request: Request, session: SessionDep) -> dict[str, str]:
     tok = token_from_request(request)
     if tok:
-        await auth.revoke(session, tok)
+        jti = await auth.revoke(session, tok)
+        bus = getattr(request.app.state, "bus", None)
+        if jti and bus is not None:  # the live sockets opened with this token close in every process
+            await bus.publish(AUTH_REVOKED, {"jti": jti})
     return {"success": "true", "msg": "success"}
 
 
@@ -163,18 +171,34 @@ class TenantBrief(Schema):
 @router.post(
     "/api/blade-user/getTenantListByAccount",
     tags=["auth"],
-    summary="Tenants in which an account exists (before sign-in, to choose an enterprise)",
+    summary="After sign-in: the other tenants where the caller's account exists with the same password",
 )
-async def tenants_of_account(session: SessionDep, account: str = "") -> R[list[TenantBrief]]:
-    if not account.strip():
-        raise ServiceError(t("field_required", field="account"))
-    rows = await session.execute(
-        select(m.Tenant.tenant_id, m.Tenant.tenant_name)
-        .join(m.User, m.User.tenant_id == m.Tenant.tenant_id)
-        .where(m.User.account == account.strip(), m.User.is_deleted == 0, m.Tenant.is_deleted == 0)
-        .order_by(m.Tenant.tenant_id)
-    )
-    return ok([TenantBrief(tenant_id=a, tenant_name=b) for a, b in rows.all()])
+async def tenants_of_account(
+    session: SessionDep, me: CurrentUser, password: Annotated[str, Query(max_length=64)] = ""
+) -> R[list[TenantBrief]]:
+    """BladeX answers this before sign-in for any account, which lists every tenant that has an ``admin``. Here it
+    needs the caller's token and password (md5), and names only the tenants where the same account opens with the
+    same password; each miss counts as a failed sign-in of that tenant's account (toward its captcha)."""
+    from liftdesk.core.kv import KV
+    from liftdesk.core.security import verify_password
+    from liftdesk.system.passwords import accounts_in_tenants
+
+    if not password.strip():
+        raise ServiceError(t("field_required", field="password"))
+    kv = KV(session)
+    out: list[TenantBrief] = []
+    for tenant_id, name, stored in await accounts_in_tenants(session, me.account):
+        if tenant_id == me.tenant_id:
+            out.append(TenantBrief(tenant_id=tenant_id, tenant_name=name))
+            continue
+        if int(await kv.get(auth.fail_key(tenant_id, me.account)) or 0) >= auth.CAPTCHA_AFTER:
+            continue  # that account needs the captcha: it is chosen by signing in there directly
+        if verify_password(stored, password.strip()):
+            out.append(TenantBrief(tenant_id=tenant_id, tenant_name=name))
+        else:
+            await kv.incr(auth.fail_key(tenant_id, me.account), auth.LOCK_WINDOW)
+    await session.commit()
+    return ok(out)
 
 
 class TenantInfo(Schema):
@@ -604,7 +628,6 @@ async def tenant_datasource(
 
 @router.post("/api/blade-user/unlock", tags=["user"], summary="Clear the sign-in failure count of users")
 async def unlock_users(session: SessionDep, me: CurrentUser, userIds: str = "") -> R[bool]:
-    from liftdesk.core.kv import KV
 
     c = await crud.Ctx.build(session, me, res.USER)
     await c.require("edit")
@@ -612,7 +635,8 @@ async def unlock_users(session: SessionDep, me: CurrentUser, userIds: str = "") 
     users = (await session.execute(c.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
     if len(users) != len(set(ids)):
         raise ServiceError(t("not_found"))
-    await KV(session).delete(*(auth.fail_key(u.tenant_id, u.account) for u in users))
+    for u in users:
+        await auth.clear_failures(session, u.tenant_id, u.account)
     await session.commit()
     return ok(True)
 
@@ -660,7 +684,9 @@ async def register_guest(session: SessionDep, body: GuestIn) -> R[bool]:
         )
     )
     if taken.first() is not None:
-        raise ServiceError(t("duplicate", field="account", value=body.account))
+        # The same answer as for a free account: registration must not tell an outsider which accounts exist.
+        # The administrator who approves registrations sees only the ones that were created.
+        return ok(True, t("register_pending"))
     session.add(
         m.User(
             tenant_id=tenant.tenant_id,

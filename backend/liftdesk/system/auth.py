@@ -7,6 +7,7 @@ import hmac
 import io
 import secrets
 import string
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -14,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.db import utcnow
-from liftdesk.core.deps import revoked_key
+from liftdesk.core.deps import revoked_for_user, revoked_key
 from liftdesk.core.envelope import OAuthError
 from liftdesk.core.i18n import t
 from liftdesk.core.kv import KV
@@ -38,8 +39,18 @@ CAPTCHA_TTL = timedelta(minutes=30)
 GRANTS = ("password", "captcha", "refresh_token", "social")
 
 
-def fail_key(tenant_id: str, account: str) -> str:
-    return f"login-fail:{tenant_id}:{account}"
+#: Failures of one account before a captcha is required with every further attempt (from any address).
+CAPTCHA_AFTER = 3
+
+
+def fail_key(tenant_id: str, account: str, address: str = "") -> str:
+    """Failures of one account (``address`` empty) or of one account from one client address (the lock)."""
+    base = f"login-fail:{tenant_id}:{account}:"
+    return base + address if address else base + "*"
+
+
+async def clear_failures(session: AsyncSession, tenant_id: str, account: str) -> None:
+    await KV(session).delete_prefix(f"login-fail:{tenant_id}:{account}:")
 
 
 async def check_client(session: AsyncSession, authorization: str | None, grant_type: str) -> m.Client:
@@ -95,14 +106,30 @@ async def _tenant(session: AsyncSession, tenant_id: str) -> m.Tenant:
 
 
 async def password_grant(
-    session: AsyncSession, client: m.Client, tenant_id: str, account: str, password_md5: str
+    session: AsyncSession,
+    client: m.Client,
+    tenant_id: str,
+    account: str,
+    password_md5: str,
+    address: str = "",
+    captcha_checked: bool = False,
 ) -> dict[str, Any]:
+    """The password grant with its lockout.
+
+    The lock is per account and client address, so an outsider cannot lock an administrator out of every
+    address; after ``CAPTCHA_AFTER`` failures of the account (from anywhere) every further attempt needs a
+    captcha. An attempt is counted atomically *before* the password is checked (``KV.incr`` is one statement) and
+    that count is committed first, so parallel guesses cannot run past the limit: each sees its own number."""
     tenant = await _tenant(session, tenant_id)
     kv = KV(session)
-    limit = int(await param_value(session, "account.failCount", "5") or 5)
-    key = fail_key(tenant.tenant_id, account)
-    failures = int(await kv.get(key) or 0)
-    if failures >= limit:
+    limit = max(1, _int(await param_value(session, "account.failCount", "5"), 5))
+    account_failures = _int(await kv.get(fail_key(tenant.tenant_id, account)), 0)
+    if account_failures >= CAPTCHA_AFTER and not captcha_checked:
+        raise OAuthError(t("captcha_required"), "captcha_required")
+    lock = fail_key(tenant.tenant_id, account, address or "-")
+    attempt = await kv.incr(lock, LOCK_WINDOW)
+    await session.commit()
+    if attempt > limit:
         raise OAuthError(t("too_many_failures"))
     user = (
         await session.execute(
@@ -112,32 +139,42 @@ async def password_grant(
         )
     ).scalar_one_or_none()
     if user is None or not verify_password(user.password, password_md5):
-        await kv.incr(key, LOCK_WINDOW)
+        await kv.incr(fail_key(tenant.tenant_id, account), LOCK_WINDOW)
         await session.commit()
         raise OAuthError(t("bad_credentials"))
     if user.status != 1:
         raise OAuthError(t("user_disabled"))
-    await kv.delete(key)
+    await clear_failures(session, tenant.tenant_id, account)
     answer = await issue_pair(session, client, user, tenant)
     await session.commit()
     return answer
 
 
+def _int(text: str | None, default: int) -> int:
+    try:
+        return int(text) if text else default
+    except ValueError:
+        return default
+
+
 async def refresh_grant(session: AsyncSession, client: m.Client, refresh_token: str) -> dict[str, Any]:
     try:
         claims = decode_token(refresh_token, "refresh")
+        user_id = int(claims["user_id"])
     except Exception as exc:
         raise OAuthError(t("refresh_invalid"), "invalid_grant", 401) from exc
     kv = KV(session)
-    if await kv.get(revoked_key(str(claims.get("jti")))) is not None:
-        raise OAuthError(t("refresh_invalid"), "invalid_grant", 401)
-    user = await session.get(m.User, int(claims["user_id"]))
-    if user is None or user.is_deleted or user.status != 1:
+    user = await session.get(m.User, user_id)
+    if user is None or user.is_deleted or user.status != 1 or await revoked_for_user(kv, claims):
         raise OAuthError(t("refresh_invalid"), "invalid_grant", 401)
     tenant = await _tenant(session, user.tenant_id)
-    # Rotate: the old refresh token is spent.
-    remaining = max(1, int(claims.get("exp", 0)) - int(utcnow().timestamp()))
-    await kv.set(revoked_key(str(claims["jti"])), "refresh", timedelta(seconds=remaining))
+    # Rotate: the old refresh token is spent. The claim is one atomic statement, so of parallel uses of the same
+    # refresh token exactly one gets a new pair.
+    remaining = max(1, int(claims.get("exp", 0)) - int(time.time()))
+    if not await kv.claim(revoked_key(str(claims.get("jti"))), "refresh", timedelta(seconds=remaining)):
+        await session.rollback()
+        raise OAuthError(t("refresh_invalid"), "invalid_grant", 401)
+    await session.commit()
     answer = await issue_pair(session, client, user, tenant)
     await session.commit()
     return answer
@@ -178,6 +215,8 @@ async def issue_pair(session: AsyncSession, client: m.Client, user: m.User, tena
         "nick_name": user.name or "",
         "real_name": user.real_name or "",
         "role_id": ",".join(str(r.id) for r in roles),
+        "iat_ms": int(time.time() * 1000),
+        "must_change_password": bool(user.password_must_change),
         "role_name": ",".join(r.role_alias for r in roles),  # display only: rights come from admin_level
         "admin_level": admin_level(user, roles),
         "dept_id": user.dept_id,
@@ -203,17 +242,19 @@ async def issue_pair(session: AsyncSession, client: m.Client, user: m.User, tena
     }
 
 
-async def revoke(session: AsyncSession, token: str) -> None:
-    """Revoke an access token and its refresh token, for every process, until they would have expired."""
+async def revoke(session: AsyncSession, token: str) -> str | None:
+    """Revoke an access token and its refresh token, for every process, until they would have expired; returns
+    the access token's id (None when the token was not valid)."""
     try:
         claims = decode_token(token, "access")
     except Exception:
-        return
+        return None
     principal = principal_from_claims(claims)
     kv = KV(session)
-    now = int(utcnow().timestamp())
+    now = int(time.time())
     await kv.set(revoked_key(principal.jti), "logout", timedelta(seconds=max(1, principal.exp - now)))
     rjti, rexp = claims.get("rjti"), int(claims.get("rexp", 0))
     if rjti and rexp > now:
         await kv.set(revoked_key(str(rjti)), "logout", timedelta(seconds=rexp - now))
     await session.commit()
+    return principal.jti

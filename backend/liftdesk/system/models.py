@@ -54,6 +54,9 @@ class User(BaseEntity, TenantMixin, Base):
     role_id: Mapped[str] = mapped_column(String(1000), default="")
     dept_id: Mapped[str] = mapped_column(String(1000), default="")
     post_id: Mapped[str] = mapped_column(String(1000), default="")
+    # 1: the next sign-in must choose a new password before anything else (seeded and provisioned administrators,
+    # passwords reset or replaced by an administrator).
+    password_must_change: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class UserDept(IdMixin, Base):

@@ -67,7 +67,7 @@ DICTS: list[tuple[str, str, list[tuple[str, str]]]] = [
 ]
 
 PARAMS = [
-    ("是否开启注册功能", "account.registerUser", "true"),
+    ("是否开启注册功能", "account.registerUser", "false"),
     ("账号初始密码", "account.initPassword", "123456"),
     ("账号错误锁定次数", "account.failCount", "5"),
     ("租户默认管理密码", "tenant.default.password", "admin"),
@@ -258,6 +258,7 @@ async def seed(session: AsyncSession) -> bool:
             role_id=str(ADMINISTRATOR_ROLE),
             dept_id=str(ROOT_DEPT),
             post_id=str(post_rows[0].id),
+            password_must_change=1,  # admin / admin is known to everyone: the first sign-in chooses a new one
         )
     )
     session.add(m.UserDept(user_id=ADMIN_USER, dept_id=ROOT_DEPT))

@@ -195,8 +195,10 @@ class UserHooks(Hooks):
             obj.password = hash_password(md5_hex(plain))
             await _check_quota(ctx)
         elif "password" in data:
-            # Passwords change through update-password / reset-password, never through submit.
+            # Passwords change through update-password / reset-password / replacePassword, never through submit.
             await ctx.session.refresh(obj, ["password"])
+        if not creating and "status" in data and obj.status != 1:
+            await _revoke(ctx, obj.id)  # a disabled user's sessions end now
         await _check_refs(ctx, obj)
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
@@ -207,6 +209,8 @@ class UserHooks(Hooks):
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         if any(r.id == ctx.principal.user_id for r in rows):
             raise ServiceError(t("cannot_delete_self"))
+        for r in rows:
+            await _revoke(ctx, r.id)  # a removed user's tokens and live sockets end with the removal
         await ctx.session.execute(delete(m.UserDept).where(m.UserDept.user_id.in_([r.id for r in rows])))
 
     def filter(self, ctx: Ctx, stmt: Any) -> Any:
@@ -235,6 +239,14 @@ class UserHooks(Hooks):
             r["sex_name"] = sexes.get(str(r.get("sex")), "")
             r["user_type_name"] = types.get(str(r.get("user_type")), "")
         return rows
+
+
+async def _revoke(ctx: Ctx, user_id: int) -> None:
+    from liftdesk.core.deps import AUTH_REVOKED, revoke_user_tokens
+    from liftdesk.core.kv import KV
+
+    await revoke_user_tokens(KV(ctx.session), user_id, 30 * 24 * 3600)
+    ctx.outbox.append((AUTH_REVOKED, {"userId": str(user_id)}))
 
 
 async def _check_quota(ctx: Ctx) -> None:
@@ -342,6 +354,7 @@ async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> None:
         dept_id=str(dept.id),
         post_id=str(post.id),
         user_type=1,
+        password_must_change=1,  # the default password is shared by every new tenant: replaced at first sign-in
     )
     session.add(user)
     await session.flush()

@@ -26,8 +26,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database
-from liftdesk.core.deps import principal_of
-from liftdesk.core.envelope import NotAuthenticated
+from liftdesk.core.deps import AUTH_REVOKED, principal_of
+from liftdesk.core.envelope import Forbidden, NotAuthenticated
 from liftdesk.core.scope import Scope
 from liftdesk.core.security import Principal
 from liftdesk.fleet.models import Vehicle
@@ -72,6 +72,7 @@ class LiveHub:
                 self.bus.subscribe(LIVE_TOPIC, self._on_update),
                 self.bus.subscribe(ONLINE_TOPIC, self._on_online),
                 self.bus.subscribe(EVENT_TOPIC, self._on_event),
+                self.bus.subscribe(AUTH_REVOKED, self._on_revoked),
             ]
             self._task = asyncio.create_task(self._flush_loop(), name="live-hub")
 
@@ -84,6 +85,16 @@ class LiveHub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+
+    async def _on_revoked(self, msg: dict[str, Any]) -> None:
+        """A logout, password change or removal: close the sockets opened with the revoked tokens at once."""
+        user, jti = msg.get("userId"), msg.get("jti")
+        for client in list(self.clients):
+            p = client.principal
+            if (user is not None and str(p.user_id) == str(user)) or (jti is not None and p.jti == jti):
+                self.clients.discard(client)
+                with contextlib.suppress(Exception):
+                    await client.ws.close(code=4401)
 
     async def _on_update(self, msg: dict[str, Any]) -> None:
         for client in list(self.clients):
@@ -184,7 +195,7 @@ async def live(ws: WebSocket) -> None:
     hub: LiveHub = ws.app.state.live
     try:
         principal = await authenticate(hub.db, ws.query_params.get("blade-auth"))
-    except NotAuthenticated:
+    except (NotAuthenticated, Forbidden):
         await ws.close(code=4401)
         return
     await ws.accept()

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from liftdesk.app import create_app
 from liftdesk.core.kv import KeyValue
 from liftdesk.system import models as m
-from tests.conftest import BASIC, Api, Tenants, md5, seed_ids
+from tests.conftest import BASIC, Api, Tenants, md5, password_chosen, seed_ids
 
 
 async def test_password_grant_answers_the_fields_saber_stores(api: Api) -> None:
@@ -83,19 +83,6 @@ async def _new_user(api: Api, password: str = "secret-1", **extra: str) -> tuple
     )
     assert r["code"] == 200, r
     return account, r["data"]["id"]
-
-
-async def test_five_failures_lock_the_account_for_everyone(api: Api) -> None:
-    account, user_id = await _new_user(api)
-    for _ in range(5):
-        r = await api.login(account, "wrong-password")
-        assert r.json()["error_description"] == "用户名或密码错误"
-    locked = await api.login(account, "secret-1")
-    assert locked.status_code == 400 and locked.json()["error_description"] == "登录错误次数过多,请稍后再试"
-    # an administrator unlocks it
-    un = await api.post("/api/blade-user/unlock", params={"userIds": user_id})
-    assert un["code"] == 200
-    assert (await api.login(account, "secret-1")).status_code == 200
 
 
 async def test_lock_threshold_is_a_parameter(api: Api) -> None:
@@ -179,6 +166,7 @@ async def test_captcha_grant(api: Api) -> None:
 async def test_expired_tenant_cannot_sign_in(api: Api, tenants: Tenants) -> None:
     made = await api.post("/api/blade-system/tenant/submit", json={"tenantName": api.unique("Expiring ")})
     tid, row_id = made["data"]["tenantId"], made["data"]["id"]
+    await password_chosen(api, tid)
     assert (await api.login("admin", "admin", tenant=tid)).status_code == 200, "a new tenant's admin signs in"
     r = await api.post(
         "/api/blade-system/tenant/setting",
@@ -190,9 +178,14 @@ async def test_expired_tenant_cannot_sign_in(api: Api, tenants: Tenants) -> None
 
 
 async def test_tenant_list_by_account_and_public_info(api: Api, tenants: Tenants) -> None:
-    r = (await api.client.post("/api/blade-user/getTenantListByAccount", params={"account": "admin"})).json()
-    ids = {x["tenantId"] for x in r["data"]}
-    assert {"000000", tenants.b} <= ids
+    anonymous = await api.client.post("/api/blade-user/getTenantListByAccount", params={"account": "admin"})
+    assert anonymous.json()["code"] == 401, "it lists tenants only to a signed-in account"
+    path = "/api/blade-user/getTenantListByAccount"
+    right = await api.post(path, params={"password": md5("admin")})
+    assert {"000000", tenants.b} <= {x["tenantId"] for x in right["data"]}, "both admins have the password admin"
+    wrong = await api.post(path, params={"password": md5("not-it")})
+    assert [x["tenantId"] for x in wrong["data"]] == ["000000"], "other tenants only where the password opens"
+    await api.post("/api/blade-user/unlock", params={"userIds": await _admin_id(api, tenants.b)}, tenant=tenants.b)
     info = (await api.client.get("/api/blade-system/tenant/info")).json()["data"]
     assert info["tenantId"] == "000000" and info["captchaMode"] is False
 
@@ -232,3 +225,8 @@ async def test_passwords_are_stored_as_argon2id(api: Api) -> None:
     assert stored.startswith("$argon2id$") and md5("plain-pass") not in stored
     detail = await api.get("/api/blade-user/detail", params={"id": user_id})
     assert "password" not in detail["data"]
+
+
+async def _admin_id(api: Api, tenant: str) -> str:
+    users = (await api.get("/api/blade-user/page", params={"account": "admin"}, tenant=tenant))["data"]["records"]
+    return str(users[0]["id"])

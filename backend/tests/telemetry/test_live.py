@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 import websockets
@@ -21,7 +22,8 @@ from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.pipeline import OpenAlarm, VehicleCtx, live_view
 from liftdesk.telemetry.rules import Thresholds, collision_level
-from tests.conftest import Api, Tenants
+from tests.conftest import Api, Tenants, md5
+from tests.security.test_signin import new_user
 
 F = "/api/blade-fics-report/fics"
 
@@ -177,3 +179,42 @@ async def test_events_and_online_changes_reach_their_tenant_bounded(
                 other = json.loads(await asyncio.wait_for(b.recv(), 1.5))
                 data = other["data"] if isinstance(other["data"], list) else []
                 assert other["type"] != "eventSummary" and all(m.get("vehicleId") != car_id for m in data)
+
+
+async def test_revoked_tokens_close_their_live_sockets(api: Api, server: tuple[Any, int]) -> None:
+    """Finding 8 of the security probe: after logout (or a password change) an open live socket kept receiving."""
+    _, port = server
+    account, _ = await new_user(api)
+    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth="
+    base = f"http://127.0.0.1:{port}"
+
+    async def token() -> str:
+        r = await api.login(account, "Secret-pw1")
+        return str(r.json()["access_token"])
+
+    first, second = await token(), await token()
+    async with websockets.connect(url + first) as by_logout, websockets.connect(url + second) as by_change:
+        await _recv(by_logout, "snapshot")
+        await _recv(by_change, "snapshot")
+        async with httpx.AsyncClient(base_url=base) as http:  # through the real server, whose bus the hub hears
+            await http.get("/api/blade-auth/oauth/logout", headers={"Blade-Auth": f"bearer {first}"})
+            await _closed(by_logout)
+            await asyncio.sleep(0.2)
+            assert by_change.state == websockets.protocol.State.OPEN, "another token of the same user stays"
+            new = {
+                "oldPassword": md5("Secret-pw1"),
+                "newPassword": md5("Changed-pw2"),
+                "newPassword1": md5("Changed-pw2"),
+            }
+            changed = await http.post(
+                "/api/blade-user/update-password", params=new, headers={"Blade-Auth": f"bearer {second}"}
+            )
+            assert changed.json()["code"] == 200, changed.text
+            await _closed(by_change)
+
+
+async def _closed(ws: Any) -> None:
+    """The server closes the socket (messages already on their way are read past); a timeout fails the test."""
+    with pytest.raises(websockets.exceptions.ConnectionClosed):
+        while True:
+            await asyncio.wait_for(ws.recv(), 5)

@@ -1,0 +1,206 @@
+"""Passwords and the sessions they open: change, reset, random, replace, and revoking a user's tokens.
+
+Passwords reach the server as the md5 hex of the plain text (Saber hashes before sending), so the composition
+rule of the specification (8-15 characters with a digit, an upper and a lower case letter and a special
+character) is checked by the web page for the user's own change, and here for every password the server itself
+makes or is given in plain text (``replacePassword``, ``randomPassword``). Every change revokes the user's earlier
+tokens and closes their live sockets (``AUTH_REVOKED`` on the bus).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request
+from pydantic import Field
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from liftdesk.core import crud
+from liftdesk.core.deps import AUTH_REVOKED, CurrentUser, SessionDep, revoke_user_tokens
+from liftdesk.core.envelope import R, ServiceError, ok
+from liftdesk.core.i18n import t
+from liftdesk.core.kv import KV
+from liftdesk.core.schemas import Schema
+from liftdesk.core.security import hash_password, md5_hex, verify_password
+from liftdesk.system import models as m
+from liftdesk.system import resources as res
+
+router = APIRouter(tags=["user"])
+USER = "/api/blade-user"
+MD5 = re.compile(r"^[0-9a-fA-F]{32}$")
+SPECIALS = "!@#$%^&*()-_=+[]{};:,.?/~"
+#: Longest time a token can live (refresh validity of the clients, 7 days by default): how long a revocation mark
+#: must be kept.
+REVOCATION_TTL_S = 30 * 24 * 3600
+
+
+def password_problem(plain: str) -> str | None:
+    """The rule of the specification, or None when ``plain`` follows it."""
+    if not 8 <= len(plain) <= 15:
+        return "length"
+    if not (
+        any(c.isdigit() for c in plain)
+        and any(c.islower() for c in plain)
+        and any(c.isupper() for c in plain)
+        and any(not c.isalnum() for c in plain)
+    ):
+        return "classes"
+    return None
+
+
+def check_rule(plain: str, field: str = "password") -> None:
+    if password_problem(plain) is not None:
+        raise ServiceError(t("password_rule", field=field))
+
+
+def random_password(length: int = 12) -> str:
+    """A password that follows the rule, from the operating system's random source."""
+    pools = [string.ascii_lowercase, string.ascii_uppercase, string.digits, SPECIALS]
+    chars = [secrets.choice(p) for p in pools]
+    everything = "".join(pools)
+    chars += [secrets.choice(everything) for _ in range(length - len(chars))]
+    secrets.SystemRandom().shuffle(chars)
+    return "".join(chars)
+
+
+async def revoke_user(request: Request | None, session: AsyncSession, user_id: int) -> None:
+    """Every token of the user stops working in every process; their live sockets close after the commit."""
+    await revoke_user_tokens(KV(session), user_id, REVOCATION_TTL_S)
+    if request is not None:
+        bus = getattr(request.app.state, "bus", None)
+        if bus is not None:
+            await session.commit()
+            await bus.publish(AUTH_REVOKED, {"userId": str(user_id)})
+
+
+def _md5(value: str, field: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ServiceError(t("field_required", field=field))
+    if not MD5.match(value):
+        raise ServiceError(t("field_invalid", field=field))
+    return value.lower()
+
+
+@router.post(
+    f"{USER}/update-password",
+    summary="Change one's own password (md5 hex of old, new, confirmation); every earlier token is revoked",
+)
+async def update_password(
+    request: Request,
+    session: SessionDep,
+    me: CurrentUser,
+    oldPassword: Annotated[str, Query(max_length=64)] = "",
+    newPassword: Annotated[str, Query(max_length=64)] = "",
+    newPassword1: Annotated[str, Query(max_length=64)] = "",
+) -> R[bool]:
+    old = _md5(oldPassword, "oldPassword")
+    new = _md5(newPassword, "newPassword")
+    again = _md5(newPassword1, "newPassword1")
+    if new != again:
+        raise ServiceError(t("password_mismatch"))
+    user = await session.get(m.User, me.user_id)
+    if user is None or user.is_deleted or user.tenant_id != me.tenant_id:
+        raise ServiceError(t("not_found"))
+    if not verify_password(user.password, old):
+        raise ServiceError(t("old_password_wrong"))
+    if new == old or new == md5_hex(user.account):
+        raise ServiceError(t("password_unchanged"))
+    user.password = hash_password(new)
+    user.password_must_change = 0
+    await revoke_user(request, session, user.id)
+    await session.commit()
+    return ok(True, t("password_changed"))
+
+
+async def _users(session: AsyncSession, me: Any, user_ids: str) -> list[m.User]:
+    c = await crud.Ctx.build(session, me, res.USER)
+    await c.require("edit")
+    ids = crud.parse_ids(user_ids, "userIds")
+    rows = (await session.execute(c.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
+    if len(rows) != len(set(ids)):
+        raise ServiceError(t("not_found"))
+    return list(rows)
+
+
+class NewPasswords(Schema):
+    """Passwords set by an administrator, by account: shown once, to be passed on to each user."""
+
+    passwords: dict[str, str]
+
+
+async def _set(request: Request, session: AsyncSession, users: list[m.User], plain: dict[int, str]) -> None:
+    for user in users:
+        user.password = hash_password(md5_hex(plain[user.id]))
+        user.password_must_change = 1  # the administrator knows it: the user chooses their own at next sign-in
+        await revoke_user(None, session, user.id)
+    await session.commit()
+    bus = getattr(request.app.state, "bus", None)
+    if bus is not None:
+        for user in users:
+            await bus.publish(AUTH_REVOKED, {"userId": str(user.id)})
+
+
+@router.post(
+    f"{USER}/reset-password",
+    summary="Reset users' passwords to a fresh random one each (shown once); they choose their own at next sign-in",
+)
+async def reset_password(request: Request, session: SessionDep, me: CurrentUser, userIds: str = "") -> R[NewPasswords]:
+    # BladeX resets to the parameter ``account.initPassword`` (123456), the same for everybody and known to all:
+    # a reset here gives each user a random password that follows the rule instead.
+    users = await _users(session, me, userIds)
+    plain = {u.id: random_password() for u in users}
+    await _set(request, session, users, plain)
+    return ok(NewPasswords(passwords={u.account: plain[u.id] for u in users}))
+
+
+class ReplaceIn(Schema):
+    user_ids: Annotated[str, Field(max_length=4000)] = ""
+    password: Annotated[str, Field(max_length=64)] = ""
+
+
+@router.post(
+    f"{USER}/replacePassword",
+    summary="Set the given password (plain text, checked against the rule) for users; changed at next sign-in",
+)
+async def replace_password(
+    request: Request,
+    session: SessionDep,
+    me: CurrentUser,
+    body: Annotated[ReplaceIn | None, Body()] = None,
+    userIds: Annotated[str, Query(max_length=4000)] = "",
+    password: Annotated[str, Query(max_length=64)] = "",
+) -> R[bool]:
+    ids = (body.user_ids if body else "") or userIds
+    plain = (body.password if body else "") or password
+    if not plain:
+        raise ServiceError(t("field_required", field="password"))
+    check_rule(plain)
+    users = await _users(session, me, ids)
+    await _set(request, session, users, {u.id: plain for u in users})
+    return ok(True, t("password_changed"))
+
+
+class RandomPassword(Schema):
+    password: str
+
+
+@router.post(f"{USER}/randomPassword", summary="A random password that follows the password rule (nothing saved)")
+async def new_random_password(me: CurrentUser) -> R[RandomPassword]:
+    return ok(RandomPassword(password=random_password()))
+
+
+async def accounts_in_tenants(session: AsyncSession, account: str, limit: int = 20) -> list[tuple[str, str, str]]:
+    """(tenant id, tenant name, stored hash) of the live tenants where ``account`` exists."""
+    rows = await session.execute(
+        select(m.Tenant.tenant_id, m.Tenant.tenant_name, m.User.password)
+        .join(m.User, m.User.tenant_id == m.Tenant.tenant_id)
+        .where(m.User.account == account, m.User.is_deleted == 0, m.User.status == 1, m.Tenant.is_deleted == 0)
+        .order_by(m.Tenant.tenant_id)
+        .limit(limit)
+    )
+    return [(a, b, c) for a, b, c in rows.all()]
