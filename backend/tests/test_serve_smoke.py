@@ -124,11 +124,12 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
             await proc.wait()
 
 
-async def sign_in(client: httpx.AsyncClient) -> str:
+async def sign_in(client: httpx.AsyncClient, password: str = "admin") -> str:
+    """Signs in as a newcomer does: admin / admin first, which asks for a new password before anything else."""
     params = {
         "tenantId": "000000",
         "username": "admin",
-        "password": md5("admin"),
+        "password": md5(password),
         "grant_type": "password",
         "scope": "all",
         "type": "account",
@@ -137,6 +138,15 @@ async def sign_in(client: httpx.AsyncClient) -> str:
         "/api/blade-auth/oauth/token", params=params, headers={"Authorization": BASIC, "Tenant-Id": "000000"}
     )
     assert r.status_code == 200, r.text
+    if r.json()["must_change_password"]:
+        chosen = "Smoke-test#1"
+        changed = await client.post(
+            "/api/blade-user/update-password",
+            params={"oldPassword": md5(password), "newPassword": md5(chosen), "newPassword1": md5(chosen)},
+            headers={"Blade-Auth": f"bearer {r.json()['access_token']}", "Authorization": BASIC},
+        )
+        assert changed.json()["code"] == 200, changed.text
+        return await sign_in(client, chosen)
     token: str = r.json()["access_token"]
     return token
 

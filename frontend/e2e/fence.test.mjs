@@ -2,7 +2,7 @@
 // backend. The map has no tiles here (no network): shapes draw on the plain background.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics/carInfo';
 const NAME = 'E2E 仓库围栏';
@@ -71,7 +71,7 @@ async function fence(id) {
 
 before(async () => {
   backend = await startBackend();
-  token = await tokenFor(backend.base, 'admin', 'admin');
+  token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
   const depts = await api(backend.base, '/api/blade-system/dept/tree', { token });
   const created = await api(backend.base, `${F}/insertCarInfo`, {
     method: 'POST',

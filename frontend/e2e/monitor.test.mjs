@@ -4,7 +4,7 @@
 // in the command log (车辆管理 → 指令记录) and cancel one that waits for its terminal.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics/carInfo';
 const CMD = '/api/liftdesk/command';
@@ -26,7 +26,7 @@ async function drawerStill() {
 
 before(async () => {
   backend = await startBackend({ gateway: true, vehicles: SIMULATED, name: 'e2e-monitor' });
-  token = await tokenFor(backend.base, 'admin', 'admin');
+  token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
   // the simulated terminals register, authenticate and report within seconds of the start
   const deadline = Date.now() + 60_000;
   for (;;) {

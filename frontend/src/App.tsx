@@ -25,6 +25,7 @@ const DictVertical = lazy(() => import('./pages/dict/DictVertical'));
 const DictHorizontal = lazy(() => import('./pages/dict/DictHorizontal'));
 const MenuPage = lazy(() => import('./pages/MenuPage'));
 const IframePage = lazy(() => import('./pages/IframePage'));
+const PasswordPage = lazy(() => import('./pages/password/PasswordPage'));
 
 function PageLoading() {
   return (
@@ -38,7 +39,7 @@ function PageLoading() {
 function Guard() {
   const location = useLocation();
   const navigate = useNavigate();
-  const { token } = useSession();
+  const { token, userInfo } = useSession();
   const { isLock } = useCommon();
   const { t } = useTranslation();
 
@@ -53,7 +54,12 @@ function Guard() {
     if (location.pathname === '/login') document.title = `${t('login.title')} · ${website.title}`;
   }, [location.pathname, t]);
 
-  const target = decideRedirect({ path: location.pathname, authenticated: !!token, locked: isLock });
+  const target = decideRedirect({
+    path: location.pathname,
+    authenticated: !!token,
+    locked: isLock,
+    mustChangePassword: userInfo?.must_change_password === true,
+  });
   if (target) {
     const keepFrom = target === '/login' && location.pathname !== '/' && location.pathname !== '/lock';
     const to = keepFrom ? `/login?redirect=${encodeURIComponent(location.pathname + location.search)}` : target;
@@ -99,6 +105,7 @@ function ThemedApp() {
             <Route element={<Guard />}>
               <Route path="/login" element={<LoginPage />} />
               <Route path="/lock" element={<LockPage />} />
+              <Route path="/password" element={<PasswordPage required />} />
               <Route path="/404" element={<ErrorPage status="404" />} />
               <Route path="/403" element={<ErrorPage status="403" />} />
               <Route path="/500" element={<ErrorPage status="500" />} />
@@ -107,6 +114,7 @@ function ThemedApp() {
                 <Route path="/wel/index" element={<Welcome />} />
                 <Route path="/dict-horizontal/index" element={<DictHorizontal />} />
                 <Route path="/dict-vertical/index" element={<DictVertical />} />
+                <Route path="/pass/index" element={<PasswordPage />} />
                 <Route path="/myiframe/:routerPath" element={<IframePage />} />
                 <Route path="*" element={<MenuPage />} />
               </Route>

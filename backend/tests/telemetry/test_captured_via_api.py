@@ -20,7 +20,7 @@ from liftdesk.system.models import Tenant
 from liftdesk.telemetry.codecs.jt808 import Jt808Version
 from liftdesk.telemetry.gateway.client import Jt808Client
 from liftdesk.telemetry.gateway.server import Gateway
-from tests.conftest import Api
+from tests.conftest import Api, password_chosen
 
 F = "/api/blade-fics-report/fics"
 WAIT = 10.0
@@ -36,6 +36,7 @@ async def tenant(api: Api) -> str:
     )
     assert r["code"] == 200, r
     tenant_id: str = r["data"]["tenantId"]
+    await password_chosen(api, tenant_id)
     async with api.db.sessionmaker() as s:
         await s.execute(update(Tenant).where(Tenant.tenant_id == tenant_id).values(retention_months=1200))
         await s.commit()

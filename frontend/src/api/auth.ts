@@ -64,12 +64,33 @@ export function uploadErrorLogs(logs: unknown[]): Promise<unknown> {
   return request(`${AUTH}/logout`, { method: 'POST', data: logs });
 }
 
-export function getTenantListByAccount(account: string): Promise<TenantOption[]> {
+/** After a sign-in: the other tenants where the same account opens with the same password. */
+export function getTenantListByAccount(info: TokenInfo, password: string): Promise<TenantOption[]> {
   return post<TenantOption[]>('/api/blade-user/getTenantListByAccount', undefined, {
-    params: { account },
+    params: { account: info.account ?? info.user_name, password: hashPassword(password) },
+    headers: { 'Blade-Auth': `bearer ${info.access_token}` },
     silent: true,
     noToken: true,
   });
+}
+
+/** Changes the signed-in user's password; every token issued before is revoked by the server. */
+export function updatePassword(oldPassword: string, newPassword: string, newPassword1: string): Promise<unknown> {
+  return request('/api/blade-user/update-password', {
+    method: 'POST',
+    params: {
+      oldPassword: hashPassword(oldPassword),
+      newPassword: hashPassword(newPassword),
+      newPassword1: hashPassword(newPassword1),
+    },
+  });
+}
+
+/** The password rule of the specification: 8-15 characters with a digit, upper and lower case and a special one. */
+export function passwordProblem(plain: string): 'length' | 'classes' | null {
+  if (plain.length < 8 || plain.length > 15) return 'length';
+  const classes = [/[0-9]/, /[a-z]/, /[A-Z]/, /[^0-9A-Za-z]/];
+  return classes.every((re) => re.test(plain)) ? null : 'classes';
 }
 
 export function getTenantInfo(domain: string): Promise<TenantInfo | null> {

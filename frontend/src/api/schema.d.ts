@@ -2156,7 +2156,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tenants in which an account exists (before sign-in, to choose an enterprise) */
+        /**
+         * After sign-in: the other tenants where the caller's account exists with the same password
+         * @description BladeX answers this before sign-in for any account, which lists every tenant that has an ``admin``. Here it
+         *     needs the caller's token and password (md5), and names only the tenants where the same account opens with the
+         *     same password; each miss counts as a failed sign-in of that tenant's account (toward its captcha).
+         */
         post: operations["auth-tenants_of_account"];
         delete?: never;
         options?: never;
@@ -2198,6 +2203,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-user/randomPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A random password that follows the password rule (nothing saved) */
+        post: operations["user-new_random_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-user/register-guest": {
         parameters: {
             query?: never;
@@ -2226,6 +2248,40 @@ export interface paths {
         put?: never;
         /** user: delete by ids=1,2 */
         post: operations["user-user_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/replacePassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the given password (plain text, checked against the rule) for users; changed at next sign-in */
+        post: operations["user-replace_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset users' passwords to a fresh random one each (shown once); they choose their own at next sign-in */
+        post: operations["user-reset_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2277,6 +2333,23 @@ export interface paths {
         put?: never;
         /** user: create (no id) or update (with id) */
         post: operations["user-user_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/update-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change one's own password (md5 hex of old, new, confirmation); every earlier token is revoked */
+        post: operations["user-update_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3421,6 +3494,16 @@ export interface components {
             /** Source */
             source?: string | null;
         };
+        /**
+         * NewPasswords
+         * @description Passwords set by an administrator, by account: shown once, to be passed on to each user.
+         */
+        NewPasswords: {
+            /** Passwords */
+            passwords: {
+                [key: string]: string;
+            };
+        };
         /** OverloadIn */
         OverloadIn: {
             /** Carid */
@@ -3965,6 +4048,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[NewPasswords] */
+        R_NewPasswords_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["NewPasswords"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[ClientOut]] */
         R_Page_ClientOut__: {
             /**
@@ -4277,6 +4379,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["PostOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[RandomPassword] */
+        R_RandomPassword_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["RandomPassword"] | null;
             /**
              * Msg
              * @default
@@ -4877,6 +4998,11 @@ export interface components {
              */
             success: boolean;
         };
+        /** RandomPassword */
+        RandomPassword: {
+            /** Password */
+            password: string;
+        };
         /** RateIn */
         RateIn: {
             /** Carid */
@@ -4894,6 +5020,19 @@ export interface components {
              * @default 5
              */
             wait: number;
+        };
+        /** ReplaceIn */
+        ReplaceIn: {
+            /**
+             * Password
+             * @default
+             */
+            password: string;
+            /**
+             * Userids
+             * @default
+             */
+            userIds: string;
         };
         /** RoleInSubmit */
         RoleInSubmit: {
@@ -9917,7 +10056,7 @@ export interface operations {
     "auth-tenants_of_account": {
         parameters: {
             query?: {
-                account?: string;
+                password?: string;
             };
             header?: never;
             path?: never;
@@ -10017,6 +10156,26 @@ export interface operations {
             };
         };
     };
+    "user-new_random_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_RandomPassword_"];
+                };
+            };
+        };
+    };
     "user-register_guest": {
         parameters: {
             query?: never;
@@ -10068,6 +10227,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-replace_password": {
+        parameters: {
+            query?: {
+                userIds?: string;
+                password?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplaceIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-reset_password": {
+        parameters: {
+            query?: {
+                userIds?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_NewPasswords_"];
                 };
             };
             /** @description Validation Error */
@@ -10165,6 +10391,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_UserOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-update_password": {
+        parameters: {
+            query?: {
+                oldPassword?: string;
+                newPassword?: string;
+                newPassword1?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
                 };
             };
             /** @description Validation Error */

@@ -40,6 +40,8 @@ export interface TokenInfo {
   post_id?: string;
   avatar?: string;
   account?: string;
+  /** The server serves nothing but the password change until the user has chosen a new password. */
+  must_change_password?: boolean;
   [key: string]: unknown;
 }
 

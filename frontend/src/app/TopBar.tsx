@@ -7,6 +7,7 @@ import {
   FullscreenExitOutlined,
   FullscreenOutlined,
   GlobalOutlined,
+  KeyOutlined,
   LockOutlined,
   LogoutOutlined,
   MenuFoldOutlined,
@@ -80,6 +81,7 @@ export function TopBar({
     });
 
   const userItems: MenuProps['items'] = [
+    { key: 'password', icon: <KeyOutlined />, label: t('password.title') },
     { key: 'theme', icon: <BgColorsOutlined />, label: t('shell.skin') },
     { key: 'errorLog', icon: <BugOutlined />, label: t('errorLog.title') },
     { type: 'divider' },
@@ -151,7 +153,8 @@ export function TopBar({
         menu={{
           items: userItems,
           onClick: ({ key }) => {
-            if (key === 'theme') setThemeOpen(true);
+            if (key === 'password') void navigate('/pass/index');
+            else if (key === 'theme') setThemeOpen(true);
             else if (key === 'errorLog') setLogOpen(true);
             else if (key === 'logout') logout();
           },

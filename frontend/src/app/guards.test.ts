@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideRedirect } from './guards';
+import { passwordProblem } from '../api/auth';
 
 describe('route guard', () => {
   const out = { authenticated: false, locked: false };
@@ -36,5 +37,24 @@ describe('route guard', () => {
 
   it('leaves /lock when the session is not locked', () => {
     expect(decideRedirect({ ...inn, path: '/lock' })).toBe('/wel/index');
+  });
+
+  it('keeps a user who must choose a password on /password, and sends others away from it', () => {
+    const must = { ...inn, mustChangePassword: true };
+    expect(decideRedirect({ ...must, path: '/system/user' })).toBe('/password');
+    expect(decideRedirect({ ...must, path: '/wel/index' })).toBe('/password');
+    expect(decideRedirect({ ...must, path: '/password' })).toBeNull();
+    expect(decideRedirect({ ...inn, path: '/password' })).toBe('/wel/index');
+  });
+});
+
+describe('passwordProblem', () => {
+  it('follows the rule of the specification', () => {
+    expect(passwordProblem('Aa1!aaaa')).toBeNull();
+    expect(passwordProblem('Aa1!aaa')).toBe('length');
+    expect(passwordProblem('Aa1!aaaaaaaaaaaa')).toBe('length');
+    expect(passwordProblem('aa1!aaaa')).toBe('classes');
+    expect(passwordProblem('AaA!aaaa')).toBe('classes');
+    expect(passwordProblem('Aa1aaaaa')).toBe('classes');
   });
 });

@@ -14,6 +14,7 @@ export async function completeLogin(info: TokenInfo): Promise<void> {
   resetTabs();
   clearLock();
   selectTopMenu('');
+  if (info.must_change_password) return; // nothing else is served until the password is changed
   await Promise.all([
     queryClient.query({ queryKey: ['menu', 'routes', ''], queryFn: () => getRoutes(''), staleTime: Infinity }),
     queryClient.query({ queryKey: ['menu', 'buttons'], queryFn: getButtons, staleTime: Infinity }),

@@ -5,6 +5,7 @@ const STATIC: Record<string, string> = {
   '/wel/index': 'tabs.home',
   '/dict-horizontal/index': 'page.dictHorizontal',
   '/dict-vertical/index': 'page.dictVertical',
+  '/pass/index': 'password.title',
 };
 
 /**

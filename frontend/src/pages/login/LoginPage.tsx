@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input, Modal, Radio, Space, Tabs, Typography } from 'antd';
 import {
@@ -15,6 +15,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { getCaptcha, getTenantInfo, getTenantListByAccount, loginByAccount, type AccountLogin } from '../../api/auth';
 import type { Captcha, TenantOption, TokenInfo } from '../../api/types';
+import { ApiError } from '../../api/request';
 import { completeLogin } from '../../app/session';
 import { website } from '../../config/website';
 import { sessionStore } from '../../store/session';
@@ -39,7 +40,6 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
   const [loading, setLoading] = useState(false);
   const [captchaMode, setCaptchaMode] = useState(false);
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
-  const tenants = useRef<{ account: string; list: TenantOption[] }>({ account: '', list: [] });
 
   const refreshCaptcha = () => {
     getCaptcha()
@@ -64,23 +64,20 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
     };
   }, [form]);
 
-  const loadTenants = async (account: string): Promise<TenantOption[]> => {
-    const name = account.trim();
-    if (!name) return [];
-    if (tenants.current.account === name) return tenants.current.list;
+  /** The other enterprises of the account: asked after the sign-in, with its token and password. */
+  const loadTenants = async (info: TokenInfo, password: string): Promise<TenantOption[]> => {
+    if (info.must_change_password) return [];
     try {
-      const list = (await getTenantListByAccount(name)) ?? [];
-      tenants.current = { account: name, list: Array.isArray(list) ? list : [] };
+      const list = (await getTenantListByAccount(info, password)) ?? [];
+      return Array.isArray(list) ? list : [];
     } catch {
-      tenants.current = { account: name, list: [] };
+      return [];
     }
-    return tenants.current.list;
   };
 
   const submit = async (values: AccountForm) => {
     setLoading(true);
     try {
-      const list = await loadTenants(values.username);
       const login: AccountLogin = {
         tenantId: values.tenantId.trim(),
         username: values.username.trim(),
@@ -88,10 +85,14 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
         captcha: captchaMode && captcha ? { key: captcha.key, code: values.code ?? '' } : undefined,
       };
       const info = await loginByAccount(login);
-      await onSuccess(info, login, list);
-    } catch {
-      // the request wrapper already showed the server's message (error_description)
-      if (captchaMode) refreshCaptcha();
+      await onSuccess(info, login, await loadTenants(info, values.password));
+    } catch (err) {
+      // the request wrapper already showed the server's message (error_description); after several failures
+      // the server asks for the captcha
+      const body = err instanceof ApiError ? (err.body as { error?: string } | null) : null;
+      const needsCaptcha = body?.error === 'captcha_required';
+      if (needsCaptcha) setCaptchaMode(true);
+      if (captchaMode || needsCaptcha) refreshCaptcha();
     } finally {
       setLoading(false);
     }
@@ -115,7 +116,6 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
           prefix={<UserOutlined />}
           placeholder={t('login.username')}
           aria-label={t('login.username')}
-          onBlur={(e) => void loadTenants(e.target.value)}
         />
       </Form.Item>
       <Form.Item
