@@ -19,6 +19,7 @@ from liftdesk import __version__
 from liftdesk.core.config import Settings, get_settings
 from liftdesk.core.db import Database
 from liftdesk.core.envelope import fail_body, install_error_handlers
+from liftdesk.core.http import CatchAll, RequestGuard, SecurityHeaders
 from liftdesk.core.i18n import parse_language, set_language, t
 from liftdesk.core.process import tune_gc
 from liftdesk.core.router import mount_resources
@@ -81,7 +82,12 @@ def create_app(
     app.state.settings = settings
     app.state.db = db or Database(settings)
     wire_telemetry(app, settings)
+    # Outermost first on the way in: headers on every answer, then the language, then the 500 envelope that keeps
+    # the connection, then the body guard (size and NUL bytes) right before the routes.
+    app.add_middleware(RequestGuard)
+    app.add_middleware(CatchAll)
     app.add_middleware(LanguageMiddleware)
+    app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
 
     from liftdesk.fleet.api import router as fleet_router

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, Field, ValidationError, create_model
 from sqlalchemy import Select, and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.db import Base, SoftDeleteMixin, TreeMixin, table_columns
 from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import id_of
 from liftdesk.core.paging import (
     PageQuery,
     filter_clauses,
@@ -82,12 +83,14 @@ class Ctx:
 
 
 def update_schema(schema: type[BaseModel]) -> type[BaseModel]:
-    """All fields optional (the ``submit`` body): required ones are checked again when creating."""
+    """All fields optional (the ``submit`` body), each keeping its limits (length, range, pattern): required ones
+    are checked again when creating, and an update is validated as the whole row it makes (``submit``)."""
     fields: dict[str, Any] = {"id": (Id | None, None)}
     for name, info in schema.model_fields.items():
         if name == "id":
             continue
-        fields[name] = (info.annotation | None, None)  # type: ignore[operator]
+        kept: Any = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
+        fields[name] = (kept | None, Field(default=None, alias=info.alias))
     return create_model(f"{schema.__name__}Submit", __base__=Schema, **fields)
 
 
@@ -220,13 +223,35 @@ def _validate_create(res: Resource, data: dict[str, Any]) -> dict[str, Any]:
     return checked.model_dump(exclude_unset=False, by_alias=False, exclude={"id"})
 
 
+def _validate_update(res: Resource, obj: Base, raw: dict[str, Any]) -> dict[str, Any]:
+    """An update is checked as the row it would make: the stored values with the given ones over them go through
+    the create schema (required fields cannot be emptied, ranges, lengths, patterns and validators hold). Only
+    problems of the fields the caller sent are the caller's: a stored value that no longer passes (an older rule)
+    does not block changing another field. Nothing is written when this refuses."""
+    schema = res.schema_in
+    current = {name: getattr(obj, name) for name in schema.model_fields if name != "id" and hasattr(obj, name)}
+    sent = set(raw)
+    try:
+        checked = schema.model_validate({**current, **raw})
+    except ValidationError as exc:
+        mine = [e for e in exc.errors() if e["loc"] and e["loc"][0] in sent]
+        if mine:
+            raise ServiceError(errors_text(mine)) from exc
+        return raw
+    return {k: v for k, v in checked.model_dump(by_alias=False).items() if k in sent}
+
+
 def validation_text(exc: ValidationError) -> str:
+    return errors_text(list(exc.errors()))
+
+
+def errors_text(errors: Sequence[Any]) -> str:
     from fastapi.exceptions import RequestValidationError
 
     from liftdesk.core.envelope import validation_message
 
-    errors = [{**e, "loc": tuple(snake_to_camel(str(p)) for p in e["loc"])} for e in exc.errors()]
-    return validation_message(RequestValidationError(errors))
+    named = [{**e, "loc": tuple(snake_to_camel(str(p)) for p in e["loc"])} for e in errors]
+    return validation_message(RequestValidationError(named))
 
 
 async def _check_unique(ctx: Ctx, obj: Base, ident: int | None) -> None:
@@ -288,8 +313,8 @@ async def submit(ctx: Ctx, body: BaseModel, mode: str = "submit") -> dict[str, A
         obj = res.model()
         ctx.scope.stamp(obj, creating=True)
     else:
-        data = raw
         obj = await get_scoped(ctx, ident)
+        data = _validate_update(res, obj, raw)
         ctx.scope.stamp(obj, creating=False)
     known = res.columns - {"id", "tenant_id", "is_deleted", "create_user", "create_dept", "create_time"}
     for key, value in data.items():
@@ -308,10 +333,10 @@ async def submit(ctx: Ctx, body: BaseModel, mode: str = "submit") -> dict[str, A
 
 
 def parse_id(ident: str | None, name: str = "id") -> int:
-    try:
-        return int((ident or "").strip())
-    except ValueError as exc:
-        raise ServiceError(t("field_required" if not ident else "field_invalid", field=name)) from exc
+    value = id_of(ident)
+    if value is None:
+        raise ServiceError(t("field_required" if not (ident or "").strip() else "field_invalid", field=name))
+    return value
 
 
 def parse_ids(ids: str | list[Any] | None, field: str = "ids", *, required: bool = True) -> list[int]:
@@ -320,10 +345,12 @@ def parse_ids(ids: str | list[Any] | None, field: str = "ids", *, required: bool
     parts = [str(p).strip() for p in items if str(p).strip()]
     if not parts and required:
         raise ServiceError(t("ids_required") if field == "ids" else t("field_required", field=field))
-    try:
-        return [int(p) for p in parts]
-    except ValueError as exc:
-        raise ServiceError(t("field_invalid", field=field)) from exc
+    if len(parts) > 10_000:
+        raise ServiceError(t("field_invalid", field=field))
+    out = [id_of(p) for p in parts]
+    if any(i is None for i in out):
+        raise ServiceError(t("field_invalid", field=field))
+    return [i for i in out if i is not None]
 
 
 async def remove(ctx: Ctx, ids: list[int]) -> bool:

@@ -25,6 +25,7 @@ from liftdesk.core.schemas import _to_time
 T = TypeVar("T")
 RESERVED = {"current", "size", "ascs", "descs", "blade-auth", "tenantId_ignore"}
 MAX_SIZE = 1000
+MAX_PAGE = 10_000_000  # current x size stays far inside a 64-bit OFFSET
 
 
 class Page(BaseModel, Generic[T]):
@@ -81,13 +82,22 @@ def _coerce(col: Any, key: str, raw: str) -> Any:
         if isinstance(ctype, Boolean):
             return raw.lower() in ("1", "true", "yes")
         if isinstance(ctype, (Integer, BigInteger, SmallInteger)):
-            return int(raw)
+            text = raw.strip()
+            if not text.isascii():  # int() refuses other scripts' digits anyway: say so as a 400
+                raise ValueError("not an ASCII number")
+            number = int(text)
+            if not -(2**63) <= number < 2**63:
+                raise ValueError("beyond 64 bits")
+            return number
         if isinstance(ctype, (Float, Numeric)):
-            return float(raw)
+            real = float(raw)
+            if not math.isfinite(real):
+                raise ValueError("not a finite number")
+            return real
         if isinstance(ctype, DateTime):
             value: datetime = _to_time(raw)
             return value
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise ServiceError(t("field_invalid", field=key)) from exc
     return raw
 
@@ -121,7 +131,10 @@ def filter_clauses(
             out.append(col.in_([_coerce(col, key, v) for v in raw.split(",") if v]))
             continue
         if suffix.startswith("date"):
-            value = _to_time(raw) if isinstance(raw, str) else raw
+            try:
+                value = _to_time(raw) if isinstance(raw, str) else raw
+            except (ValueError, OverflowError) as exc:
+                raise ServiceError(t("field_invalid", field=key)) from exc
             op = suffix[4:]
         else:
             op = suffix
@@ -166,6 +179,8 @@ async def paginate(session: AsyncSession, stmt: Select[Any], q: PageQuery) -> tu
     """Run ``stmt`` for one page; return (rows, total, pages)."""
     size = max(1, min(q.size, MAX_SIZE))
     current = max(1, q.current)
+    if current > MAX_PAGE:
+        raise ServiceError(t("field_invalid", field="current"))
     total = (await session.execute(select(func.count()).select_from(stmt.order_by(None).subquery()))).scalar_one()
     rows = list((await session.execute(stmt.limit(size).offset((current - 1) * size))).scalars().all())
     return rows, int(total), math.ceil(total / size) if total else 0

@@ -18,8 +18,8 @@ from liftdesk.core.paging import PageQuery, r_page_of
 from liftdesk.core.registry import REGISTRY, Resource
 from liftdesk.core.schemas import TreeNode
 
-Current = Annotated[int, Query(description="page number, from 1")]
-Size = Annotated[int, Query(description="rows per page")]
+Current = Annotated[int, Query(description="page number, from 1", ge=1, le=10_000_000)]
+Size = Annotated[int, Query(description="rows per page (at most 1000 are given)", ge=1, le=1_000_000)]
 FilterBody = Annotated[
     dict[str, Any] | None,
     Body(description="paging, sorting and filters (as in the query, e.g. name_like); merged over the query"),
@@ -70,6 +70,8 @@ def page_query_of(params: Mapping[str, str]) -> PageQuery:
             numbers[name] = int(raw) if raw != "" else default
         except ValueError as exc:
             raise ServiceError(t("field_invalid", field=name)) from exc
+        if not raw.isascii() or not 1 <= numbers[name] <= 10_000_000:
+            raise ServiceError(t("field_invalid", field=name))
     return PageQuery(numbers["current"], numbers["size"], params.get("ascs", ""), params.get("descs", ""))
 
 
@@ -87,8 +89,8 @@ async def read(c: crud.Ctx, kind: str, params: Mapping[str, str]) -> Any:
     if kind == "tree":
         return await crud.tree_nodes(c)
     if kind == "lazy_tree":
-        parent = params.get("parentId", "0")
-        return await crud.lazy_nodes(c, int(parent) if parent.isdigit() else 0)
+        parent = params.get("parentId", "0") or "0"
+        return await crud.lazy_nodes(c, crud.parse_id(parent, "parentId"))
     if kind == "detail":
         ident = params.get("id") or params.get(res.id_param, "")
         return await crud.detail(c, crud.parse_id(ident, res.id_param))

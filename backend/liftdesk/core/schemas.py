@@ -22,6 +22,7 @@ from pydantic.alias_generators import to_camel
 
 from liftdesk.core.config import get_settings
 from liftdesk.core.db import AuditMixin, Base, StatusMixin, TenantMixin, TreeMixin
+from liftdesk.core.ids import MAX_ID, id_of
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 
@@ -36,9 +37,11 @@ def _to_id(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("not an id")
     if isinstance(value, int):
+        if not 0 <= value <= MAX_ID:
+            raise ValueError("not an id")
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
+    if isinstance(value, str) and (ident := id_of(value)) is not None:
+        return ident
     raise ValueError("not an id")
 
 
@@ -64,6 +67,8 @@ def _to_time(value: Any) -> Any:
                 raise ValueError("expected yyyy-MM-dd HH:mm:ss") from exc
     else:
         raise ValueError("expected yyyy-MM-dd HH:mm:ss")
+    if not 1900 <= dt.year <= 9998:  # a zone shift of year 1 or 9999 overflows; no fleet record lies there
+        raise ValueError("expected a year from 1900 to 9998")
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tenant_zone())
     return dt.astimezone(UTC).replace(tzinfo=None)

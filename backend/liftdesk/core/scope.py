@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, Select, false, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.db import AuditMixin, Base, SoftDeleteMixin, TenantMixin, utcnow
+from liftdesk.core.ids import ids_of
 from liftdesk.core.security import Principal
 
 M = TypeVar("M", bound=Base)
@@ -82,7 +83,7 @@ class Scope:
             ids = set(self.dept_ids) | set(self.dept_tree_ids)
             return col.in_(ids) if ids else false()
         if rule.scope_type == 5:
-            ids = {int(p) for p in (rule.value or "").split(",") if p.strip().isdigit()}
+            ids = set(ids_of(rule.value))
             return col.in_(ids) if ids else false()
         return true()
 

@@ -21,6 +21,7 @@ from fastapi import Request
 from liftdesk.core.config import get_settings
 from liftdesk.core.envelope import NotAuthenticated
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import id_of, ids_of
 
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 ALGORITHM = "HS256"
@@ -105,7 +106,7 @@ class Principal:
 
 
 def _csv_ints(text: str | None) -> tuple[int, ...]:
-    return tuple(int(p) for p in (text or "").split(",") if p.strip().isdigit())
+    return tuple(ids_of(text))
 
 
 def issue_token(claims: dict[str, Any], ttl_seconds: int, kind: str) -> tuple[str, str, int]:
@@ -125,9 +126,9 @@ def decode_token(token: str, kind: str = "access") -> dict[str, Any]:
         )
     except jwt.PyJWTError as exc:
         raise NotAuthenticated(t("token_invalid"), 401) from exc
-    if claims.get("token_type") != kind or not str(claims.get("user_id", "")).isascii():
+    if claims.get("token_type") != kind:
         raise NotAuthenticated(t("token_invalid"), 401)
-    if not str(claims["user_id"]).isdigit() or len(str(claims["user_id"])) > 19:
+    if id_of(claims["user_id"]) is None:
         raise NotAuthenticated(t("token_invalid"), 401)
     return claims
 

@@ -14,6 +14,7 @@ from liftdesk.core import crud
 from liftdesk.core.db import utcnow
 from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import R, ServiceError, ok
+from liftdesk.core.http import json_body
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import Id, Schema, Time, _to_time
 from liftdesk.fleet import resources as res
@@ -104,7 +105,7 @@ async def _params(request: Request) -> dict[str, Any]:
     params: dict[str, Any] = dict(request.query_params)
     ctype = request.headers.get("content-type", "")
     if ctype.startswith("application/json"):
-        body = await request.json()
+        body = await json_body(request)
         if isinstance(body, dict):
             params.update(body)
     elif ctype.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):

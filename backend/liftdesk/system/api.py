@@ -16,6 +16,7 @@ from liftdesk.core.config import get_settings
 from liftdesk.core.deps import AUTH_REVOKED, CurrentUser, SessionDep
 from liftdesk.core.envelope import Forbidden, OAuthError, R, ServiceError, ok, r_list_of
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import id_of
 from liftdesk.core.paging import PageQuery, r_page_of
 from liftdesk.core.router import Current, Size
 from liftdesk.core.schemas import Id, Schema, TreeNode, _to_time
@@ -82,7 +83,7 @@ async def logout(request: Request, session: SessionDep) -> dict[str, str]:
 
 
 class ErrorLogEntry(Schema):
-    type: Annotated[str, Field(max_length=32)] = "error"
+    type: Annotated[str, Field(max_length=10)] = "error"
     message: Annotated[str, Field(max_length=4000)] = ""
     stack: Annotated[str, Field(max_length=20000)] = ""
     info: Annotated[str, Field(max_length=4000)] = ""
@@ -285,7 +286,7 @@ async def _button_codes(session: Any, me: Principal) -> set[str]:
 
 @router.get(f"{SYS}/menu/routes", tags=["menu"], summary="The caller's menu tree (category 1), per top menu")
 async def menu_routes(session: SessionDep, me: CurrentUser, topMenuId: str = "") -> R[list[MenuNode]]:
-    top = int(topMenuId) if topMenuId.isdigit() else None
+    top = id_of(topMenuId)
     return ok(_menu_tree(await _menus(session, me, 1, top)))
 
 
@@ -483,7 +484,7 @@ async def menus_only_tree(request: Request, session: SessionDep, me: CurrentUser
     summary="Menus only (no buttons) directly under parentId",
 )
 async def lazy_menu_list(request: Request, session: SessionDep, me: CurrentUser, parentId: str = "0") -> R[Any]:
-    pid = parentId if parentId.isdigit() else "0"
+    pid = parentId if id_of(parentId) is not None else "0"
     params = {**request.query_params, "category_equal": "1", "parentId_equal": pid}
     return ok(await crud.all_rows(await crud.Ctx.build(session, me, res.MENU, params)))
 

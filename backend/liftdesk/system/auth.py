@@ -18,6 +18,7 @@ from liftdesk.core.db import utcnow
 from liftdesk.core.deps import revoked_for_user, revoked_key
 from liftdesk.core.envelope import OAuthError
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import ids_of
 from liftdesk.core.kv import KV
 from liftdesk.core.security import (
     ADMINISTRATOR_ROLE_ID,
@@ -182,7 +183,7 @@ async def refresh_grant(session: AsyncSession, client: m.Client, refresh_token: 
 
 async def user_roles(session: AsyncSession, user: m.User) -> list[m.Role]:
     """The user's live roles of the user's own tenant (a role id of another tenant on a user row grants nothing)."""
-    role_ids = [int(p) for p in user.role_id.split(",") if p.strip().isdigit()]
+    role_ids = ids_of(user.role_id)
     if not role_ids:
         return []
     rows = await session.execute(

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from liftdesk.core.crud import Ctx
 from liftdesk.core.envelope import Forbidden, ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import id_of, ids_of
 from liftdesk.core.registry import Hooks
 from liftdesk.core.security import ADMINISTRATOR, ADMINISTRATOR_ROLE_ID, TENANT_ADMIN, hash_password, md5_hex
 from liftdesk.system import models as m
@@ -44,7 +45,7 @@ async def param_value(session: AsyncSession, key: str, default: str) -> str:
 
 
 def _csv(text: str | None) -> list[int]:
-    return [int(p) for p in (text or "").split(",") if p.strip().isdigit()]
+    return ids_of(text)
 
 
 async def _names(ctx: Ctx, model: Any, label: str, ids: set[int]) -> dict[int, str]:
@@ -214,9 +215,9 @@ class UserHooks(Hooks):
         await ctx.session.execute(delete(m.UserDept).where(m.UserDept.user_id.in_([r.id for r in rows])))
 
     def filter(self, ctx: Ctx, stmt: Any) -> Any:
-        dept = ctx.params.get("deptId", "")
-        if dept.isdigit():
-            tree = select(m.Dept.id).where((m.Dept.id == int(dept)) | m.Dept.ancestors.like(f"%{int(dept)}%"))
+        dept = id_of(ctx.params.get("deptId", ""))
+        if dept is not None:
+            tree = select(m.Dept.id).where((m.Dept.id == dept) | m.Dept.ancestors.like(f"%{dept}%"))
             users = select(m.UserDept.user_id).where(m.UserDept.dept_id.in_(tree))
             stmt = stmt.where(m.User.id.in_(users))
         return stmt

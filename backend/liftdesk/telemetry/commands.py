@@ -336,11 +336,19 @@ def build_vehicle_control(payload: Mapping[str, Any]) -> VehicleControl:
     return VehicleControl(tuple(items))
 
 
+#: A text message goes to the terminal's screen or speech in one frame (GBK, at most 1,023 bytes of body).
+MAX_TEXT = 400
+#: An upgrade package sent through the platform (0x8108); larger firmware goes by URL (0x8105).
+MAX_PACKAGE = 1024 * 1024
+
+
 def build_text(payload: Mapping[str, Any]) -> TextMessage:
     """0x8300 ``{"text": "...", "display": true, "tts": false, "urgent": false, "type": "notice"}``."""
     text = _get(payload, "text")
     if not isinstance(text, str) or not text:
         raise ValueError("text: a non-empty string is required")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"text: at most {MAX_TEXT} characters")
     flags = _get(payload, "flags")
     if flags is not None:
         value = _int(flags, "flags", 0, 255)
@@ -372,6 +380,8 @@ def build_upgrade(payload: Mapping[str, Any]) -> UpgradePackage:
         raw = base64.b64decode(package, validate=True)
     except ValueError:
         raise ValueError("package: not valid base64") from None
+    if len(raw) > MAX_PACKAGE:
+        raise ValueError(f"package: at most {MAX_PACKAGE // 1024} KB (larger firmware goes by URL)")
     return UpgradePackage(kind, maker, version, raw)
 
 

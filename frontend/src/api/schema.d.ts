@@ -6424,7 +6424,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -6680,7 +6680,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -6808,7 +6808,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -6941,7 +6941,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -7591,7 +7591,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -7722,7 +7722,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -7853,7 +7853,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -8252,7 +8252,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -8485,7 +8485,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -9090,7 +9090,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -9221,7 +9221,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -9257,7 +9257,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -9710,7 +9710,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -9927,7 +9927,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -10089,7 +10089,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -10125,7 +10125,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
@@ -10524,7 +10524,7 @@ export interface operations {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
-                /** @description rows per page */
+                /** @description rows per page (at most 1000 are given) */
                 size?: number;
                 ascs?: string;
                 descs?: string;
