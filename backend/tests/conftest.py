@@ -261,9 +261,9 @@ async def tenant_thresholds(db: Database, values: dict[str, str]) -> AsyncIterat
 @asynccontextmanager
 async def own_organisation_user(api: Api, dept: str, buttons: tuple[str, ...] = ()) -> AsyncIterator[dict[str, str]]:
     """A new user of tenant 000000 in organisation ``dept`` whose role sees the vehicles of its own organisation only
-    (data scope type 3 on ``create_dept``) and holds the menu ``buttons`` (codes such as ``vehicle_edit``). Yields
-    ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` / ``Api.post``); the data-scope rule
-    is removed afterwards."""
+    (data scope type 3 on ``create_dept``), holds the vehicle and command-log menus and the ``buttons`` (codes such
+    as ``vehicle_edit``). Yields ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` /
+    ``Api.post``); the data-scope rule is removed afterwards."""
     role = (
         await api.post(
             "/api/blade-system/role/submit",
@@ -275,9 +275,10 @@ async def own_organisation_user(api: Api, dept: str, buttons: tuple[str, ...] = 
         json={"resourceCode": "vehicle", "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
     )
     assert rule["code"] == 200, rule
+    codes = (*buttons, "vehicle", "command_log")  # the menus that show vehicles and their commands
     async with api.db.sessionmaker() as s:
-        menus = (await s.execute(select(Menu.id).where(Menu.code.in_(buttons), Menu.is_deleted == 0))).scalars().all()
-    assert len(menus) == len(buttons), f"buttons {buttons}: {len(menus)} found"
+        menus = (await s.execute(select(Menu.id).where(Menu.code.in_(codes), Menu.is_deleted == 0))).scalars().all()
+    assert len(menus) == len(codes), f"menus {codes}: {len(menus)} found"
     grant = {"roleIds": [role], "menuIds": [str(m) for m in menus], "dataScopeIds": [rule["data"]["id"]]}
     assert (await api.post("/api/blade-system/role/grant", json=grant))["code"] == 200
     account, password = api.unique("scoped"), "scoped-pass"

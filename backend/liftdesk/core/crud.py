@@ -25,7 +25,7 @@ from liftdesk.core.paging import (
     paginate,
     snake_to_camel,
 )
-from liftdesk.core.registry import Resource
+from liftdesk.core.registry import OPEN, Resource
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.core.scope import Scope
 from liftdesk.core.security import Principal
@@ -69,15 +69,21 @@ class Ctx:
         return self._codes
 
     async def require(self, action: str) -> None:
-        """``action`` is add / edit / delete / view; administrators pass, other roles need the button code."""
+        """``action`` is add / edit / delete / view; administrators pass, other roles need the button code to
+        write and one of the resource's menus (``Resource.reading_menus``) to read."""
         res, me = self.resource, self.principal
         roles = res.write_roles if action in ("add", "edit", "delete") else res.read_roles
         if roles is not None and not any(me.has_role(r) for r in roles):
             raise Forbidden(t("forbidden"), 403)
         # Tenant administrators (role alias ``admin``) act on everything their tenant owns, as BladeX's
         # HAS_ROLE_ADMIN guard lets them; other roles need the button code granted through their menus.
-        if me.is_admin or action == "view":
+        if me.is_admin:
             return
+        if action == "view":
+            menus = res.reading_menus
+            if menus == OPEN or set(menus) & await self.granted_codes():
+                return
+            raise Forbidden(t("forbidden"), 403)
         if f"{res.code}_{action}" not in await self.granted_codes():
             raise Forbidden(t("forbidden"), 403)
 
@@ -203,8 +209,10 @@ async def lazy_nodes(ctx: Ctx, parent_id: int) -> list[dict[str, Any]]:
 
 
 async def get_scoped(ctx: Ctx, ident: int) -> Base:
+    """One row by id, as the lists see it: the scope and the resource's own narrowing (``Hooks.filter``)."""
     model = ctx.resource.model
-    obj = (await ctx.session.execute(ctx.scope.select(model).where(model.id == ident))).scalar_one_or_none()  # type: ignore[attr-defined]
+    stmt = ctx.resource.hooks.filter(ctx, ctx.scope.select(model).where(model.id == ident))  # type: ignore[attr-defined]
+    obj: Base | None = (await ctx.session.execute(stmt)).scalar_one_or_none()
     if obj is None:
         raise NotFound(t("not_found"))
     return obj

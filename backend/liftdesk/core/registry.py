@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 OpKind = Literal["page", "list", "detail", "submit", "remove", "tree", "lazy_tree", "select", "create", "update"]
 
+#: ``Resource.view_menus`` of a resource every signed-in user may read.
+OPEN: tuple[str, ...] = ("*",)
+
 CRUD_OPS: Mapping[str, OpKind] = {"list": "page", "detail": "detail", "submit": "submit", "remove": "remove"}
 TREE_OPS: Mapping[str, OpKind] = {
     "list": "list",
@@ -75,6 +78,13 @@ class Resource:
     # Read operations (by path) the spec serves with POST: their JSON body's keys are merged over the query
     # parameters (paging, sorting and filters alike), e.g. ``POST getElectronicFence {"current": 1, "name": "x"}``.
     post_ops: frozenset[str] = frozenset()
+    # Menus (by code) whose grant lets a role read this resource; empty: the menu named like ``code``. ``OPEN``:
+    # every signed-in user of the tenant reads it (labels and pickers every page needs, e.g. dictionaries).
+    view_menus: tuple[str, ...] = ()
+
+    @property
+    def reading_menus(self) -> tuple[str, ...]:
+        return self.view_menus or (self.code,)
 
     @property
     def is_tree(self) -> bool:

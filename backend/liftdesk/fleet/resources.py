@@ -19,6 +19,8 @@ VEHICLE = REGISTRY.register(
         schema_in=s.VehicleIn,
         schema_out=s.VehicleOut,
         code="vehicle",
+        # the live map, the fence editor (binding vehicles) and the command log show vehicles too
+        view_menus=("vehicle", "car_monitor", "fence", "command_log"),
         label="car_no",
         ops={
             "insertCarInfo": "create",
@@ -67,6 +69,7 @@ COMMAND = REGISTRY.register(
         # the vehicle's code: its data rule decides which vehicles' commands a caller sees, and cancelling a
         # command needs the right to send one (``vehicle_edit``)
         code="vehicle",
+        view_menus=("command_log", "car_monitor", "vehicle"),
         label="name",
         # ``detail`` is fleet/commands_api.py's: it narrows by the vehicle data scope, which the generic detail
         # (scope only) cannot

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from liftdesk.core.registry import CRUD_OPS, REGISTRY, TREE_OPS, Resource
+from liftdesk.core.registry import CRUD_OPS, OPEN, REGISTRY, TREE_OPS, Resource
 from liftdesk.system import models as m
 from liftdesk.system import schemas as s
 from liftdesk.system import service as svc
@@ -34,6 +34,7 @@ DICT = REGISTRY.register(
         schema_in=s.DictIn,
         schema_out=s.DictOut,
         code="dict",
+        view_menus=OPEN,  # labels of every page (no secrets): every signed-in user reads them
         label="dict_value",
         unique=(("code", "dict_key"),),
         write_roles=ADMINISTRATOR_ONLY,
@@ -49,6 +50,7 @@ DICT_BIZ = REGISTRY.register(
         schema_in=s.DictIn,
         schema_out=s.DictBizOut,
         code="dictbiz",
+        view_menus=OPEN,  # labels of every page (no secrets): every signed-in user reads them
         label="dict_value",
         unique=(("code", "dict_key"),),
         write_roles=ADMINS,
@@ -64,6 +66,7 @@ POST = REGISTRY.register(
         schema_in=s.PostIn,
         schema_out=s.PostOut,
         code="post",
+        view_menus=("post", "user"),  # the user form picks posts
         label="post_name",
         unique=(("post_code",),),
         ops={**CRUD_OPS, "page": "page", "select": "select"},
@@ -109,6 +112,7 @@ ROLE = REGISTRY.register(
         schema_in=s.RoleIn,
         schema_out=s.RoleOut,
         code="role",
+        view_menus=("role", "user"),  # the user form picks roles
         label="role_name",
         unique=(("role_alias",), ("role_name",)),
         write_roles=ADMINS,
@@ -124,6 +128,7 @@ MENU = REGISTRY.register(
         schema_in=s.MenuIn,
         schema_out=s.MenuOut,
         code="menu",
+        view_menus=("menu", "role", "topmenu"),  # granting menus to roles and top menus lists them
         label="name",
         unique=(("code",),),
         write_roles=ADMINISTRATOR_ONLY,
@@ -153,6 +158,7 @@ DEPT = REGISTRY.register(
         schema_in=s.DeptIn,
         schema_out=s.DeptOut,
         code="dept",
+        view_menus=OPEN,  # the organisation picker of every form: the tenant's own organisation names
         label="dept_name",
         write_roles=ADMINS,
         ancestors=True,
@@ -191,6 +197,7 @@ DATA_SCOPE = REGISTRY.register(
         schema_in=s.ScopeDataIn,
         schema_out=s.ScopeDataOut,
         code="data_scope",
+        view_menus=("menu", "role"),  # declared on menus, granted to roles
         label="scope_name",
         write_roles=ADMINISTRATOR_ONLY,
     )
@@ -203,6 +210,7 @@ API_SCOPE = REGISTRY.register(
         schema_in=s.ScopeApiIn,
         schema_out=s.ScopeApiOut,
         code="api_scope",
+        view_menus=("menu", "role"),  # declared on menus, granted to roles
         label="scope_name",
         write_roles=ADMINISTRATOR_ONLY,
     )

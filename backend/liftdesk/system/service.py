@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.crud import Ctx
@@ -61,7 +61,18 @@ async def _parent_names(ctx: Ctx, rows: list[dict[str, Any]], model: Any, label:
         r["parent_name"] = names.get(r.get("parent_id") or 0, "")
 
 
+#: Parameters whose value is a credential (``tenant.default.password``, secrets of services): only the platform
+#: administrator reads them; everybody else's lists, details and filters leave them out.
+SECRET_PARAM = ("password", "secret", "accesskey", "access_key", "token")
+
+
 class ParamHooks(Hooks):
+    def filter(self, ctx: Ctx, stmt: Any) -> Any:
+        if ctx.principal.is_administrator:
+            return stmt
+        key = func.lower(m.Param.param_key)
+        return stmt.where(*(~key.contains(word, autoescape=True) for word in SECRET_PARAM))
+
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         _settings_changed(ctx, "param", None, obj.param_key)
 

@@ -103,3 +103,38 @@ async def _role_ids(api: Api) -> dict[str, str]:
 
     walk(roles)
     return out
+
+
+async def test_reads_need_a_menu(api: Api, driver: str) -> None:
+    """Finding 11: a user granted nothing read every list of its tenant. Hand-written reads go through the same
+    check as the generated ones (the generic suite covers those)."""
+    who = {"who": driver, "password": "driver-1"}
+    fics = "/api/blade-fics-report/fics"
+    for method, path in (
+        ("POST", f"{fics}/carInfo/getCarLastGPSInfo"),
+        ("GET", f"{fics}/carStatus/getCnt"),
+        ("GET", "/api/liftdesk/command/list"),
+        ("GET", "/api/blade-system/param/list"),
+    ):
+        r = await api.call(method, path, **who)
+        assert r["code"] == 403, (path, r)
+    assert (await api.get("/api/blade-system/dict/dictionary", params={"code": "sex"}, **who))["code"] == 200
+
+
+async def test_credential_parameters_are_the_platform_administrators(api: Api, tenants: Tenants) -> None:
+    as_b = {"tenant": tenants.b}
+    keys = {
+        p["paramKey"] for p in (await api.get("/api/blade-system/param/list", params={"size": 1000}))["data"]["records"]
+    }
+    assert "tenant.default.password" in keys, "the platform administrator sees it"
+    theirs = await api.get("/api/blade-system/param/list", params={"size": 1000}, **as_b)
+    assert "tenant.default.password" not in {p["paramKey"] for p in theirs["data"]["records"]}
+    probe = await api.get("/api/blade-system/param/list", params={"paramValue": "admin", "size": 1000}, **as_b)
+    assert all("password" not in p["paramKey"] for p in probe["data"]["records"]), "no filtering around it either"
+    secret = next(
+        p
+        for p in (await api.get("/api/blade-system/param/list", params={"size": 1000}))["data"]["records"]
+        if p["paramKey"] == "tenant.default.password"
+    )
+    detail = await api.get("/api/blade-system/param/detail", params={"id": secret["id"]}, **as_b)
+    assert detail["code"] == 404 or detail["code"] == 400, detail
