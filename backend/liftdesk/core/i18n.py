@@ -40,6 +40,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_credentials": ("用户名或密码错误", "Wrong account or password"),
     "no_role": ("未获得用户的角色信息", "The user has no role"),
     "captcha_wrong": ("验证码不正确", "The verification code is wrong"),
+    "device_bound_here": (
+        "deviceNumber {value} 已绑定车辆 {car}",
+        "deviceNumber {value} is already bound to vehicle {car}",
+    ),
+    "device_unavailable": ("deviceNumber {value} 不可用", "deviceNumber {value} is not available"),
     "body_too_large": ("请求内容过大(最多 {limit} KB)", "The request is too large (at most {limit} KB)"),
     "captcha_required": (
         "登录失败次数较多,请输入验证码",

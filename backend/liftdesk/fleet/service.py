@@ -57,12 +57,16 @@ class VehicleHooks(Hooks):
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if obj.device_number:
             # A terminal reports under one device number whatever the tenant, so the number is unique across
-            # tenants; this check reveals only that the number is taken.
-            taken = select(Vehicle.id).where(
+            # tenants. Taken in the caller's own tenant: said so, with the vehicle. Taken elsewhere: a neutral
+            # "not available", the same words as for any number that cannot be bound, naming no one.
+            taken = select(Vehicle.tenant_id, Vehicle.car_no).where(
                 Vehicle.device_number == obj.device_number, Vehicle.is_deleted == 0, Vehicle.id != (obj.id or 0)
             )
-            if (await ctx.session.execute(taken.limit(1))).first() is not None:
-                raise ServiceError(t("duplicate", field="deviceNumber", value=obj.device_number))
+            row = (await ctx.session.execute(taken.limit(1))).first()
+            if row is not None and row.tenant_id == ctx.scope.tenant_id:
+                raise ServiceError(t("device_bound_here", value=obj.device_number, car=row.car_no))
+            if row is not None:
+                raise ServiceError(t("device_unavailable", value=obj.device_number))
         await place_in_organisation(ctx, obj, creating)
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:

@@ -138,3 +138,18 @@ async def test_credential_parameters_are_the_platform_administrators(api: Api, t
     )
     detail = await api.get("/api/blade-system/param/detail", params={"id": secret["id"]}, **as_b)
     assert detail["code"] == 404 or detail["code"] == 400, detail
+
+
+async def test_device_numbers_of_other_tenants_stay_unnamed(api: Api, tenants: Tenants) -> None:
+    """Finding 4: "deviceNumber 已存在" confirmed another tenant's terminal. Now: own tenant named, others neutral."""
+    device = f"5{abs(hash(api.unique())) % 10**11:011d}"
+    cars = "/api/blade-fics-report/fics/carInfo/insertCarInfo"
+    mine = await api.post(cars, json={"carNo": api.unique("DEV-"), "deviceNumber": device})
+    assert mine["code"] == 200, mine
+    again = await api.post(cars, json={"carNo": api.unique("DEV-"), "deviceNumber": device})
+    assert again["code"] == 400 and mine["data"]["carNo"] in again["msg"], again
+    other = await api.post(cars, json={"carNo": api.unique("DEV-"), "deviceNumber": device}, tenant=tenants.b)
+    assert other["code"] == 400 and other["msg"] == f"deviceNumber {device} 不可用", other
+    unknown = f"4{abs(hash(api.unique())) % 10**11:011d}"
+    free = await api.post(cars, json={"carNo": api.unique("DEV-"), "deviceNumber": unknown}, tenant=tenants.b)
+    assert free["code"] == 200
