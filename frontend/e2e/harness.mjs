@@ -145,6 +145,10 @@ export async function newPage(browser, errors) {
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   page.on('pageerror', (e) => errors.push(e.message));
+  // the server's content security policy must not block anything the app does
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) errors.push(msg.text());
+  });
   return page;
 }
 

@@ -84,7 +84,7 @@ describe('fleet', () => {
     await dialog.getByLabel('车辆简称').fill(`${NEW_CAR}-2`);
     await dialog.getByLabel('设备号').fill('013912340007');
     await dialog.getByRole('button', { name: /保\s*存/ }).click();
-    await expectToast('已存在');
+    await expectToast(`已绑定车辆 ${NEW_CAR}`);
     await dialog.getByRole('button', { name: /取\s*消/ }).click();
   });
 
