@@ -41,6 +41,7 @@ from liftdesk.telemetry.commands import (
     url_upgrade_payload,
     validate,
 )
+from liftdesk.telemetry.terminals import TerminalService
 
 router = APIRouter(tags=["carSet"])
 F = "/api/blade-fics-report/fics"
@@ -506,6 +507,20 @@ async def cancel(request: Request, session: SessionDep, me: CurrentUser, ids: st
     if busy or not await _service(request).cancel(c.scope.tenant_id, wanted, c.principal.user_id):
         raise ServiceError(t("command_not_pending", value=", ".join(str(i) for i in busy or wanted)))
     return ok(await command_log.read(c, wanted))
+
+
+@router.post(
+    "/api/liftdesk/terminal/release",
+    tags=["command"],
+    summary="Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until "
+    "then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm",
+    response_model=R[bool],
+)
+async def release_terminal(request: Request, session: SessionDep, me: CurrentUser, carId: str = "") -> R[bool]:
+    c = await _ctx(session, me)
+    (car,) = await _cars(c, [crud.parse_id(carId, "carId")])
+    terminals: TerminalService = request.app.state.terminals
+    return ok(await terminals.release(car.device_number or ""))
 
 
 __all__ = ["router"]

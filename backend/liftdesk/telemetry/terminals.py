@@ -16,12 +16,14 @@ Authentication codes (``fics_terminal.auth_code``):
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,10 +31,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
+from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Terminal, Vehicle
 from liftdesk.system.models import Dept
-from liftdesk.telemetry.models import Command, VehicleState
-from liftdesk.telemetry.view import ONLINE_TOPIC, online_message
+from liftdesk.telemetry.models import Command, Event, VehicleState
+from liftdesk.telemetry.store import PartitionKeeper, month_start
+from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC, event_message, online_message
 
 log = logging.getLogger("liftdesk.terminals")
 
@@ -66,6 +70,36 @@ class Known:
     vehicle_id: int | None
     #: The maker id the terminal registered with (0x0100) or reported (0x0107); None when never told.
     maker: str | None = None
+
+
+#: Event kind of a registration refused because the device number belongs to another terminal (a hijack attempt).
+HIJACK = "terminal_hijack"
+
+
+def _claimed_by_another(term: Terminal, info: RegistrationInfo) -> bool:
+    """A registration for a device number whose terminal has registered and been online, from a terminal of another
+    id: refused (0x8100 result 3), or anyone who knows a device number would take its session over. An
+    administrator's release (``TerminalService.release``) forgets the stored id, so a replaced unit can register."""
+    if not term.terminal_id or term.last_seen is None or term.auth_code in (None, "", DEREGISTERED):
+        return False
+    return clean(info.terminal_id, 64) != term.terminal_id
+
+
+def _hijack_event(term: Terminal, car: Vehicle, info: RegistrationInfo, now: datetime) -> dict[str, Any]:
+    return {
+        "id": next_id(),
+        "tenant_id": car.tenant_id,
+        "vehicle_id": car.id,
+        "mechanism_id": car.mechanism_id,
+        "kind": HIJACK,
+        "level": 3,
+        "begin_time": now,
+        "end_time": now,
+        "detail": json.dumps(
+            {"terminalId": clean(info.terminal_id, 64), "boundTerminalId": term.terminal_id, "maker": info.maker},
+            ensure_ascii=False,
+        ),
+    }
 
 
 def clean(value: str | None, limit: int) -> str | None:
@@ -170,6 +204,21 @@ class TerminalService:
                     if not self.auto_register_tenants:
                         return REG_NO_TERMINAL, ""
                     car = await self._new_vehicle(s, sorted(self.auto_register_tenants)[0], device, info)
+                if term is not None and _claimed_by_another(term, info):
+                    event = _hijack_event(term, car, info, now)
+                    if s.get_bind().dialect.name == "postgresql":
+                        await PartitionKeeper("fics_event").ensure(s, car.tenant_id, month_start(now))
+                    s.add(Event(**event))
+                    await s.commit()
+                    if self.bus is not None:
+                        await self.bus.publish(EVENT_TOPIC, event_message(event))
+                    log.warning(
+                        "terminal %s: registration from terminal id %r refused: it is bound to %r",
+                        device,
+                        clean(info.terminal_id, 64),
+                        term.terminal_id,
+                    )
+                    return REG_TERMINAL_TAKEN, ""
                 if term is None:
                     term = Terminal(device_number=device, tenant_id=car.tenant_id)
                     s.add(term)
@@ -188,6 +237,17 @@ class TerminalService:
                     continue
             return REG_OK, code
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def release(self, device: str) -> bool:
+        """An administrator lets the next registration of ``device`` come from any terminal (a replaced unit): the
+        stored terminal id is forgotten; the current code keeps working until a new registration replaces it."""
+        async with self.db.sessionmaker() as s:
+            done = await s.execute(
+                update(Terminal).where(Terminal.device_number == device).values(terminal_id=None).returning(Terminal.id)
+            )
+            found = done.first() is not None
+            await s.commit()
+        return found
 
     async def _new_vehicle(self, s: AsyncSession, tenant_id: str, device: str, info: RegistrationInfo) -> Vehicle:
         root = (

@@ -64,7 +64,7 @@ from liftdesk.telemetry.gateway.mapping import MAX_RAW_ITEM_BYTES
 from liftdesk.telemetry.gateway.server import DAY_S, Gateway
 from liftdesk.telemetry.models import Command, Event
 from liftdesk.telemetry.terminals import TerminalService
-from tests.conftest import Api
+from tests.conftest import Api, Tenants
 
 V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
 F = "/api/blade-fics-report/fics"
@@ -526,3 +526,43 @@ def test_raw_items_are_bounded_and_fork_movement_is_lifting() -> None:
         status = ForkliftStatus(forks=Forks(state_, 100))
         assert location_to_fix(loc(0, forklift=status), T0).lifting is lifting
     assert location_to_fix(loc(0), T0).lifting is None
+
+
+# --------------------------------------------------------------------------- hijacking by device number
+
+
+async def test_a_bound_terminal_cannot_be_taken_over_by_its_device_number(stack: Stack) -> None:
+    """Security finding 4: a 0x0100 for a device that had registered and been online got a fresh code, replacing
+    the real terminal's. Now it is refused (result 3) and raises an alarm; the real terminal goes on; after an
+    administrator's release a replacement unit registers."""
+    vid, device = await add_vehicle(stack.db)
+    real = await online(stack, device)  # terminal id "T1"
+    try:
+        async with stack.client(device) as thief:
+            reply = await thief.register(registration(terminal_id="EVIL"))
+            assert reply.result == RegistrationResult.TERMINAL_REGISTERED and not reply.auth_code
+        assert await ack(real, loc(0)) == 0, "the real terminal is still connected and acknowledged"
+        hijacks = [e for e in await events(stack.db, vid) if e.kind == "terminal_hijack"]
+        assert len(hijacks) == 1 and json.loads(hijacks[0].detail or "{}")["terminalId"] == "EVIL"
+        async with stack.client(device) as same:  # the same unit registering again (a reset) is let in
+            assert (await same.register(registration(terminal_id="T1"))).result == RegistrationResult.SUCCESS
+        assert await stack.terminals.release(device)
+        async with stack.client(device) as replacement:
+            reply = await replacement.register(registration(terminal_id="NEW"))
+            assert reply.result == RegistrationResult.SUCCESS and reply.auth_code
+            assert await replacement.authenticate(reply.auth_code) == 0
+        term = await terminal_row(stack.db, device)
+        assert term is not None and term.terminal_id == "NEW"
+    finally:
+        await real.close()
+
+
+async def test_release_is_tenant_scoped(api: Api, tenants: Tenants) -> None:
+    device = new_device()
+    car = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": f"REL-{device[-5:]}", "deviceNumber": device})
+    path = "/api/liftdesk/terminal/release"
+    theirs = await api.post(path, params={"carId": car["data"]["id"]}, tenant=tenants.b)
+    assert theirs["code"] == 400 and theirs["msg"] == "数据不存在", "another tenant's vehicle is not found"
+    anonymous = await api.client.post(path, params={"carId": car["data"]["id"]})
+    assert anonymous.status_code == 401
+    assert (await api.post(path, params={"carId": car["data"]["id"]}))["code"] == 200
