@@ -45,6 +45,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "deviceNumber {value} is already bound to vehicle {car}",
     ),
     "device_unavailable": ("deviceNumber {value} 不可用", "deviceNumber {value} is not available"),
+    "too_many": ("{field} 一次最多 {limit} 条", "{field}: at most {limit} in one request"),
     "body_too_large": ("请求内容过大(最多 {limit} KB)", "The request is too large (at most {limit} KB)"),
     "captcha_required": (
         "登录失败次数较多,请输入验证码",

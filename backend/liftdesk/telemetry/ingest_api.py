@@ -33,6 +33,10 @@ router = APIRouter(tags=["telemetry"])
 SOURCE = "http"
 
 
+#: Fixes of one request, all reports together (``docs/mqtt.md``): more is a 400; send several requests.
+MAX_FIXES = 5000
+
+
 class Unavailable(ServiceError):
     status = 503
 
@@ -58,6 +62,8 @@ async def ingest(
     body: Annotated[IngestReport | Annotated[list[IngestReport], Field(min_length=1, max_length=500)], Body()],
 ) -> R[IngestResult]:
     reports = body if isinstance(body, list) else [body]
+    if sum(len(r.fixes) for r in reports) > MAX_FIXES:  # 500 reports x 5,000 fixes once held the loop for seconds
+        raise ServiceError(t("too_many", field="fixes", limit=MAX_FIXES))
     pipeline: Pipeline | None = getattr(request.app.state, "pipeline", None)
     if pipeline is None:
         raise Unavailable("telemetry pipeline not available")

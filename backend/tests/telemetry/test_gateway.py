@@ -8,7 +8,9 @@ bounded by a timeout so a failure fails instead of hanging.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -49,6 +51,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     RegistrationResult,
     SeatBelt,
     checksum,
+    encode_frames,
     escape,
     unescape,
 )
@@ -370,28 +373,70 @@ async def test_a_frame_with_a_bad_checksum_is_dropped_and_the_connection_keeps_w
     assert [p.device_time for p in await positions(stack.db, vid)] == [naive(T0 + timedelta(seconds=1))]
 
 
-async def test_garbage_on_one_connection_does_not_disturb_another(stack: Stack) -> None:
+async def test_garbage_on_one_connection_does_not_disturb_another(
+    stack: Stack, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Security finding 9: 20 MB of garbage once held the event loop and wrote a warning per frame. A noisy
+    connection is now closed after a few bad frames with one warning, while a good terminal is served."""
     vid, device = await add_vehicle(stack.db)
     good = await online(stack, device)
     junk = await Jt808Client(HOST, stack.gateway.port, "000000000001").connect()
+    sent = 0
     try:
-        rnd = os.urandom(20_000)
-        await junk.write(rnd + b"\x7e" + rnd[:3000] + b"\x7e\x7e\x7d\x7e" + b"\x00" * 5000 + b"\x7e")
-        results = []
-        for i in range(20):
-            results.append(await ack(good, loc(i)))
-            await junk.write(os.urandom(997) + b"\x7e" + bytes(range(256)))
-        assert results == [0] * 20
-        # the junk connection was answered with nothing but refusals, and the gateway still accepts terminals
-        while not junk.inbox.empty():
-            m = junk.inbox.get_nowait()
-            assert isinstance(m.body, PlatformGeneralReply) and m.body.result == 1
+        with caplog.at_level(logging.INFO, logger="liftdesk.gateway"):
+            results = []
+            for i in range(20):
+                results.append(await ack(good, loc(i)))
+                with contextlib.suppress(ConnectionError):
+                    for _ in range(20):  # about 400 KB of noise in all, if the gateway let it all in
+                        await junk.write(os.urandom(997) + b"\x7e" + bytes(range(256)))
+                        sent += 1
+            assert results == [0] * 20
+            await asyncio.wait_for(junk.closed.wait(), WAIT)
+        assert sent < 400, "the gateway closed the noisy connection before it had sent everything"
+        junk_name = [r for r in caplog.records if r.levelno == logging.WARNING and "frame dropped" in r.getMessage()]
+        assert len(junk_name) == 1, [r.getMessage() for r in junk_name]
+        assert stack.gateway.stats.garbage_closed >= 1
         late = await online(stack, device)
         await late.close()
     finally:
         await good.close()
         await junk.close()
     assert len(await positions(stack.db, vid)) == 20
+
+
+async def test_no_sub_packages_are_kept_for_a_stranger(stack: Stack) -> None:
+    """Security finding 5: sub-packages were reassembled before authentication (300,000 parts took 280 MB). A
+    connection that has not authenticated keeps nothing; the gateway's reassembly budget is shared and bounded."""
+    stranger = await Jt808Client(HOST, stack.gateway.port, "000000000002").connect()
+    try:
+        parts = encode_frames(0x0801, b"x" * 90_000, terminal="000000000002", serial=1, max_body=900)
+        with contextlib.suppress(ConnectionError):
+            await stranger.write(b"".join(parts[:2]))  # two parts: fewer than the bad frames that close it
+        await until_true(lambda: stack.gateway.stats.bad_frames >= 2)
+        assert stack.gateway.reassembly.used == 0
+        assert all(len(s.assembler) == 0 for s in stack.gateway._connections)
+    finally:
+        await stranger.close()
+    _vid, device = await add_vehicle(stack.db)
+    terminal = await online(stack, device)
+    try:
+        budget = stack.gateway.reassembly
+        budget.max_bytes = 5_000  # a small budget for the test: the sixth part of 900 bytes does not fit
+        parts = encode_frames(0x0801, b"y" * 90_000, terminal=terminal.terminal, serial=100, max_body=900)
+        await terminal.write(b"".join(parts[:7]))
+        await until_true(lambda: stack.gateway.reassembly.refused >= 1)
+        assert budget.used <= budget.max_bytes
+    finally:
+        await terminal.close()
+    await until_true(lambda: stack.gateway.reassembly.used == 0)
+
+
+async def until_true(predicate: Any) -> None:
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
 
 
 async def test_no_acknowledgement_before_the_data_is_committed(db: Database) -> None:

@@ -115,3 +115,13 @@ async def test_ingest_follows_the_vehicle_data_scope(api: Api, ingest: httpx.Asy
         assert theirs.status_code == 403, theirs.text
         mine = await ingest.post(URL, json={"device": cars[east], "fixes": [fix(0)]}, headers=headers)
         assert mine.status_code == 200, mine.text
+
+
+async def test_one_request_carries_at_most_5000_fixes(api: Api, ingest: httpx.AsyncClient) -> None:
+    """Security finding 9: 100,000 fixes in one request (2.5 million were allowed) held the server for seconds."""
+    headers = await api.headers()
+    vid, device = await add_vehicle(api.db)
+    reports = [{"device": device, "fixes": [fix(i * 11 + j) for j in range(11)]} for i in range(500)]
+    r = await ingest.post(URL, json=reports, headers=headers)
+    assert r.status_code == 400 and r.json()["msg"] == "fixes 一次最多 5000 条", r.text
+    assert await positions(api.db, vid) == [], "nothing of a refused request is stored"

@@ -56,12 +56,14 @@ from liftdesk.telemetry.codecs.jt808 import (
     Packet,
     ParamQueryReply,
     PassThrough,
+    ReassemblyBudget,
     Registration,
     RegistrationReply,
     ReplyResult,
     ResendRequest,
     SerialCounter,
     SubpackageAssembler,
+    SubpackageError,
     TerminalAttributes,
     UpgradeResult,
     VehicleControlReply,
@@ -88,6 +90,15 @@ from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo, Termin
 log = logging.getLogger("liftdesk.gateway")
 
 READ_SIZE = 64 * 1024
+#: Bad frames (checksum, header, escaping) in a row, or bytes of garbage between frames, after which a connection
+#: is closed: a terminal on a noisy line loses a frame now and then, a stream of noise is not a terminal.
+MAX_BAD_FRAMES = 3
+MAX_GARBAGE_BYTES = 64 * 1024
+#: Frames handled before the read loop lets the event loop run others (the API shares it in ``liftdesk serve``).
+FRAMES_PER_TURN = 64
+#: Bytes of sub-package bodies held for reassembly: per connection, and by all connections of the gateway.
+SUBPACKAGE_BYTES_PER_CONNECTION = 4 * 1024 * 1024
+SUBPACKAGE_BYTES_TOTAL = 64 * 1024 * 1024
 WRITE_HIGH_WATER = 256 * 1024
 PROTOCOL = "jt808"
 DAY_S = 24 * 3600.0
@@ -112,6 +123,7 @@ class GatewayStats:
     subpackages_dropped: int = 0  #: incomplete sub-packaged messages given up (after the re-send request)
     deregistrations: int = 0
     handler_errors: int = 0  #: unexpected exceptions while handling a message (a bug: logged with its traceback)
+    garbage_closed: int = 0  #: connections closed for bad frames in a row or garbage between frames
 
 
 class Gateway:
@@ -154,6 +166,8 @@ class Gateway:
         #: receive nothing but what they are measured on).
         self.attributes_max_age_s = attributes_max_age_s
         self.stats = GatewayStats()
+        #: Memory for sub-package reassembly shared by every connection.
+        self.reassembly = ReassemblyBudget(SUBPACKAGE_BYTES_TOTAL)
         #: Authenticated sessions by device number (one per terminal: a reconnect replaces the old one).
         self.sessions: dict[str, Session] = {}
         self._connections: set[Session] = set()
@@ -304,7 +318,16 @@ class Session:
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else str(peer)
         self.splitter = FrameSplitter()
-        self.assembler = SubpackageAssembler(timeout=gateway.subpackage_timeout_s, ask_again=True)
+        self.assembler = SubpackageAssembler(
+            timeout=gateway.subpackage_timeout_s,
+            ask_again=True,
+            max_groups=32,
+            max_parts=1024,
+            max_bytes=SUBPACKAGE_BYTES_PER_CONNECTION,
+            budget=gateway.reassembly,
+        )
+        self._bad_in_row = 0
+        self._warned = False
         self.device: str | None = None
         self.known: Known | None = None
         #: Decode Liftdesk's vendor extension for this terminal (decided by its maker at authentication).
@@ -363,11 +386,31 @@ class Session:
                 return
             self.last_activity = loop.time()
             self._read_at = utcnow()
-            for frame in self.splitter.feed(chunk):
+            for n, frame in enumerate(self.splitter.feed(chunk), 1):
                 await self._on_frame(frame)
                 if self._closing:
                     return
+                if n % FRAMES_PER_TURN == 0:
+                    await asyncio.sleep(0)  # a burst from one connection does not hold the loop (API, others)
+            if self.splitter.dropped_bytes > MAX_GARBAGE_BYTES:
+                self._give_up(f"{self.splitter.dropped_bytes} bytes without frames")
+                return
             await self._submit_pending()  # every position this read brought: one submission, one write of acks
+
+    def _bad_frame(self, what: str, frame: bytes) -> None:
+        """One warning per connection; a few bad frames in a row close it (noise, or not JT/T 808 at all)."""
+        self.gateway.stats.bad_frames += 1
+        self._bad_in_row += 1
+        if not self._warned:
+            self._warned = True
+            log.warning("%s: frame dropped (%s): %s", self.name, what, frame[:48].hex())
+        if self._bad_in_row >= MAX_BAD_FRAMES:
+            self._give_up(f"{self._bad_in_row} bad frames in a row")
+
+    def _give_up(self, why: str) -> None:
+        self.gateway.stats.garbage_closed += 1
+        log.info("%s: closed: %s", self.name, why)
+        self.abort()
 
     def close(self) -> None:
         """Close the connection after what is queued for it has been written (idle timeout)."""
@@ -381,6 +424,7 @@ class Session:
 
     async def _cleanup(self) -> None:
         self._closing = True
+        self.assembler.clear()  # its bytes go back to the gateway's budget
         tasks = list(self._tasks)
         for task in tasks:  # their acknowledgements cannot be delivered any more; the terminal re-sends
             task.cancel()
@@ -479,11 +523,15 @@ class Session:
         stats.frames += 1
         try:
             packet = decode_packet(frame)
+            sub_total = packet.header.subpackage.total if packet.header.subpackage is not None else 1
+            if sub_total > 1 and not self.authenticated:
+                # Registration and authentication are never sub-packaged: nothing is buffered for a stranger.
+                raise SubpackageError("sub-packages before authentication")
             whole = self.assembler.add(packet)
         except Jt808Error as exc:
-            stats.bad_frames += 1
-            log.warning("%s: frame dropped (%s): %s", self.name, exc, frame[:48].hex())
+            self._bad_frame(str(exc), frame)
             return
+        self._bad_in_row = 0
         if whole is None:
             await self.check_subpackages(sweep=False)  # adding may have timed out an older group
             return  # more sub-packages to come

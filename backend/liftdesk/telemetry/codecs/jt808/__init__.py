@@ -124,7 +124,7 @@ from .platform import (
     VehicleControlItem,
     VehicleControlType,
 )
-from .subpackage import GroupKey, SubpackageAssembler
+from .subpackage import GroupKey, ReassemblyBudget, SubpackageAssembler
 from .terminal import (
     Authentication,
     BatchType,
@@ -228,6 +228,7 @@ __all__ = [
     "QueryAllParams",
     "QueryParams",
     "RawBody",
+    "ReassemblyBudget",
     "RectangleArea",
     "Registration",
     "RegistrationReply",

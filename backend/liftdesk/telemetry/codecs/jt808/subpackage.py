@@ -9,6 +9,10 @@ bounded so a misbehaving terminal cannot grow memory without limit.
 With ``ask_again=True`` a group that times out with parts missing gets one more ``timeout``:
 :meth:`SubpackageAssembler.take_requests` hands out what to ask the terminal for (0x8003),
 and the group is dropped only if it is still incomplete when that second wait runs out.
+
+Memory is bounded twice: per assembler (groups, parts and bytes of one connection) and, through a shared
+:class:`ReassemblyBudget`, across every connection of a gateway: a part that would take the buffered bytes past
+the budget is refused (``SubpackageError``), whatever connection sends it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,26 @@ class _Group:
     updated: float
     parts: dict[int, bytes] = field(default_factory=dict)
     asked: bool = False  # a re-send of the missing parts was requested once already
+    size: int = 0  # bytes of the parts held
+
+
+class ReassemblyBudget:
+    """Bytes of sub-package bodies held for reassembly by every assembler that shares it (one per gateway)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.used = 0
+        self.refused = 0  # parts refused because the budget was spent
+
+    def take(self, size: int) -> bool:
+        if self.used + size > self.max_bytes:
+            self.refused += 1
+            return False
+        self.used += size
+        return True
+
+    def give(self, size: int) -> None:
+        self.used = max(0, self.used - size)
 
 
 class SubpackageAssembler:
@@ -44,10 +68,16 @@ class SubpackageAssembler:
         max_parts: int = 4096,
         clock: Callable[[], float] = time.monotonic,
         ask_again: bool = False,
+        max_bytes: int = 8 * 1024 * 1024,
+        budget: ReassemblyBudget | None = None,
     ) -> None:
         self.timeout = timeout
         self.max_groups = max_groups
         self.max_parts = max_parts
+        self.max_bytes = max_bytes
+        self.budget = budget if budget is not None else ReassemblyBudget(max_bytes)
+        #: Bytes held by this assembler's open groups.
+        self.size = 0
         self.ask_again = ask_again
         self._clock = clock
         self._groups: dict[GroupKey, _Group] = {}
@@ -87,19 +117,37 @@ class SubpackageAssembler:
         group = self._groups.get(key)
         if group is None:
             if len(self._groups) >= self.max_groups:
-                del self._groups[next(iter(self._groups))]
+                self._drop(next(iter(self._groups)))
                 self.evicted += 1
             group = self._groups[key] = _Group(packet, sub.total, now)
         elif group.total != sub.total:
             raise SubpackageError(f"{key}: part says {sub.total} sub-packages, the group has {group.total}")
+        size = len(packet.body) - len(group.parts.get(sub.index, b""))
+        if self.size + size > self.max_bytes or not self.budget.take(size):
+            self._drop(key)
+            self.evicted += 1
+            raise SubpackageError(f"{key}: sub-packages beyond the reassembly memory limit")
         group.parts[sub.index] = packet.body
+        group.size += size
+        self.size += size
         group.updated = now
         if sub.index == 1:
             group.packet = packet
         if len(group.parts) < group.total:
             return None
-        del self._groups[key]
+        self._drop(key)
         return self._finish(key, group.packet, group.parts)
+
+    def _drop(self, key: GroupKey) -> None:
+        group = self._groups.pop(key, None)
+        if group is not None:
+            self.size -= group.size
+            self.budget.give(group.size)
+
+    def clear(self) -> None:
+        """Drop every open group (the connection closed), giving their bytes back to the budget."""
+        for key in list(self._groups):
+            self._drop(key)
 
     @staticmethod
     def _finish(key: GroupKey, template: Packet, parts: dict[int, bytes]) -> Packet:
@@ -135,7 +183,7 @@ class SubpackageAssembler:
                 missing = tuple(i for i in range(1, g.total + 1) if i not in g.parts)
                 self._requests.append((replace(g.packet.header, serial=k[2], subpackage=None), missing))
                 continue
-            del self._groups[k]
+            self._drop(k)
             stale.append(k)
         self.evicted += len(stale)
         self._next_sweep = now + max(self.timeout / 4, 0.001)
