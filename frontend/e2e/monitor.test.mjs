@@ -86,6 +86,12 @@ describe('fleet', () => {
     await dialog.getByRole('button', { name: /保\s*存/ }).click();
     await expectToast(`已绑定车辆 ${NEW_CAR}`);
     await dialog.getByRole('button', { name: /取\s*消/ }).click();
+
+    // a replaced terminal: the administrator releases the device number for the next registration
+    const listed = page.locator('.ant-table-row', { hasText: NEW_CAR }).first();
+    await listed.getByRole('button', { name: '释放终端' }).click();
+    await confirm(`释放车辆 ${NEW_CAR} 的终端`);
+    await expectToast('终端已释放');
   });
 
   it('shows the simulated fleet live on 实时监控, by state', async () => {

@@ -2458,6 +2458,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/terminal/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm */
+        post: operations["carSet-release_terminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -10608,6 +10625,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IngestResult_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carSet-release_terminal": {
+        parameters: {
+            query?: {
+                carId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
                 };
             };
             /** @description Validation Error */

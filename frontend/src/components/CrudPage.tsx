@@ -28,6 +28,7 @@ import {
   PlusOutlined,
   ReloadOutlined,
   SearchOutlined,
+  SyncOutlined,
   UndoOutlined,
   UpOutlined,
 } from '@ant-design/icons';
@@ -36,7 +37,7 @@ import { useNavigate } from 'react-router';
 import { get, post, request, type Params } from '../api/request';
 import { toast } from '../api/toast';
 import { website } from '../config/website';
-import type { Column, ResourceConfig, Row } from '../resources/types';
+import type { Column, ResourceConfig, Row, RowAction } from '../resources/types';
 import { getStore, setStore } from '../store/storage';
 import { usePermissions } from '../app/useMenu';
 import { ColumnSettings } from './crud/ColumnSettings';
@@ -261,6 +262,20 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
     });
   };
 
+  const runRowAction = (a: RowAction, row: Row) => {
+    modal.confirm({
+      title: t(a.confirm, row as Record<string, unknown>),
+      okText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: a.danger ?? false },
+      onOk: async () => {
+        await request(a.path, { method: 'POST', params: a.params(row) });
+        toast.success(t(a.done));
+        reload();
+      },
+    });
+  };
+
   // ---- export ------------------------------------------------------------------------------
 
   const visibleColumns = tableColumns.filter((c) => !hidden.includes(c.prop));
@@ -297,9 +312,15 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
       {can('edit') && action('edit', t('crud.edit'), <EditOutlined />, () => openEdit(row))}
       {config.tree && can('add') && action('child', t('crud.addChild'), <PlusOutlined />, () => openCreate(row))}
       {can('delete') && action('delete', t('crud.delete'), <DeleteOutlined />, () => remove([String(row.id)]), true)}
+      {(config.rowActions ?? [])
+        .filter((a) => permissions.has(`${config.code}_${a.permission}`) && (a.when?.(row) ?? true))
+        .map((a) => action(a.key, t(a.label), <SyncOutlined />, () => runRowAction(a, row), a.danger ?? false))}
     </Space>
   );
-  const actionCount = ['view', 'edit', 'delete'].filter(can).length + (config.tree && can('add') ? 1 : 0);
+  const actionCount =
+    ['view', 'edit', 'delete'].filter(can).length +
+    (config.tree && can('add') ? 1 : 0) +
+    (config.rowActions ?? []).filter((a) => permissions.has(`${config.code}_${a.permission}`)).length;
 
   const tableCols: TableColumnsType<Row> = [
     // tree tables carry their expand icon in the first column instead of an index

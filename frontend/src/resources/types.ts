@@ -91,6 +91,25 @@ export interface ToolbarExtraProps {
 /** Renders an extra toolbar button. */
 export type ToolbarExtra = (props: ToolbarExtraProps) => ReactNode;
 
+/** A call on one row besides view / edit / delete (e.g. release a vehicle's terminal), confirmed first. */
+export interface RowAction {
+  key: string;
+  /** i18n key of the button. */
+  label: string;
+  /** The button permission it needs (`<code>_<permission>`). */
+  permission: string;
+  /** i18n key of the confirmation (receives the row's fields for interpolation). */
+  confirm: string;
+  /** i18n key of the success message. */
+  done: string;
+  /** POST to this path with `params(row)`. */
+  path: string;
+  params: (row: Row) => Params;
+  /** Shown only for rows it applies to. */
+  when?: (row: Row) => boolean;
+  danger?: boolean;
+}
+
 export interface ResourceApi {
   list: string;
   detail: string;
@@ -122,6 +141,8 @@ export interface ResourceConfig {
   sideTree?: { url: string; param: string; title: string };
   /** Extra toolbar buttons (grant, menu setting...). */
   toolbarExtras?: ToolbarExtra[];
+  /** Extra row buttons, each confirmed before its call. */
+  rowActions?: RowAction[];
   /** Values of a new child row. */
   childDefaults?: (parent: Row) => Row;
   /** Width (px) of the detail drawer; 560 unless given (e.g. wider for JSON). */

@@ -23,6 +23,19 @@ export default defineResource({
     remove: `${F}/deleteCarInfoById`,
   },
   paged: true,
+  // a replaced terminal registers under the same device number only after this (security: no takeover by number)
+  rowActions: [
+    {
+      key: 'releaseTerminal',
+      label: 'vehicle.releaseTerminal',
+      permission: 'edit',
+      confirm: 'vehicle.releaseConfirm',
+      done: 'vehicle.released',
+      path: '/api/liftdesk/terminal/release',
+      params: (row) => ({ carId: String(row.id) }),
+      when: (row) => !!row.deviceNumber,
+    },
+  ],
   columns: [
     { prop: 'carNo', label: 'vehicle.carNo', search: true, searchParam: 'carNo_like', required: true, maxLength: 64, width: 130 },
     {
