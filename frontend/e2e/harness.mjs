@@ -200,6 +200,22 @@ export function ui(getPage) {
     },
 
     /** Chooses an item of the dropdown menu that is open now (closed ones stay in the page, hidden). */
+    /** Hovers over a dropdown's trigger until its menu shows (a hover during a re-render can be lost). */
+    async hoverMenu(trigger) {
+      const page = getPage();
+      const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        await trigger.hover();
+        try {
+          await open.first().waitFor({ timeout: 2_000 });
+          return;
+        } catch {
+          await page.mouse.move(0, 0); // leave, so that the next hover opens it again
+        }
+      }
+      await open.first().waitFor();
+    },
+
     async chooseMenu(name) {
       const page = getPage();
       await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name }).click();

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Column, Row } from '../../resources/types';
 import { DictSelect } from '../DictSelect';
 import { remoteQuery, treeQuery } from './lookups';
+import { requiredRules } from './rules';
 
 /** Props a Form.Item injects into its control (value, onChange, onBlur, id, checked...). */
 type Injected = Record<string, unknown>;
@@ -121,8 +122,7 @@ export function FieldInput({
 export function FormField({ column, editing, children }: { column: Column; editing: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
   const requiredMessage = useRequiredMessage();
-  const rules: FormRule[] = [];
-  if (column.required) rules.push({ required: true, whitespace: column.type !== 'number', message: requiredMessage(column) });
+  const rules: FormRule[] = requiredRules(column, requiredMessage(column));
   // a rule's message is an i18n key, like every label of a column
   if (column.rules) rules.push(...column.rules.map((r) => (typeof r === 'object' && typeof r.message === 'string' ? { ...r, message: t(r.message) } : r)));
   const disabled = column.readOnly && editing;
