@@ -370,8 +370,11 @@ class TerminalService:
             await s.commit()
 
     async def update_attributes(self, device: str, **values: str | None) -> None:
-        """What a 0x0107 answer says about the terminal (maker, model, ICCID, versions), cleaned for the columns."""
-        widths = {"maker": 32, "model": 64, "terminal_id": 64, "iccid": 32, "hardware_version": 64}
+        """What a 0x0107 answer says about the terminal (maker, model, ICCID, versions), cleaned for the columns.
+        The terminal id is not taken from it: the id of the registration is what binds the device number to this
+        unit (``_claimed_by_another``), and an answer formatting it differently must not lock the unit out."""
+        values.pop("terminal_id", None)
+        widths = {"maker": 32, "model": 64, "iccid": 32, "hardware_version": 64}
         widths["firmware_version"] = 64
         cleaned = {k: clean(v, widths[k]) for k, v in values.items() if k in widths}
         cleaned = {k: v for k, v in cleaned.items() if v is not None}
