@@ -1,7 +1,7 @@
 // Browser flows against the built app served by the real backend (`npm run build` first).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, md5, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 let backend;
 let browser;
@@ -270,6 +270,30 @@ describe('every administration page saves a row', () => {
       await page.locator('.ant-message-notice', { hasText: '修改成功' }).first().waitFor({ state: 'detached' });
     });
   }
+});
+
+describe('users: reset a password, unlock', () => {
+  it('resets a user\'s password, shows it once, and the user must change it', async () => {
+    await openMenu('系统管理', '用户管理');
+    const row = page.locator('.ant-table-row:visible', { hasText: 'locktest' }).first();
+    await row.getByRole('button', { name: '解锁' }).click();
+    await confirm('清除用户 locktest 的登录失败次数');
+    await expectToast('已解锁');
+    await row.getByRole('button', { name: '重置密码' }).click();
+    await confirm('重置用户 locktest 的密码');
+    const shown = page.locator('.ant-modal-confirm-info .ant-modal-confirm-content');
+    await opened(page.locator('.ant-modal-confirm-info'));
+    const text = await shown.innerText();
+    const password = text.split(': ')[1]?.trim() ?? '';
+    assert.ok(password.length >= 8, text);
+    await page.screenshot({ path: shot('user-reset-password') });
+    await page.locator('.ant-modal-confirm-info').getByRole('button', { name: /确\s*定|OK/ }).click();
+    const signedIn = await api(backend.base, '/api/blade-auth/oauth/token', {
+      method: 'POST',
+      params: { tenantId: '000000', username: 'locktest', password: md5(password), grant_type: 'password', scope: 'all', type: 'account' },
+    });
+    assert.equal(signedIn.must_change_password, true, JSON.stringify(signedIn));
+  });
 });
 
 describe('language, lock and sign-out', () => {

@@ -269,8 +269,9 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
       cancelText: t('common.cancel'),
       okButtonProps: { danger: a.danger ?? false },
       onOk: async () => {
-        await request(a.path, { method: 'POST', params: a.params(row) });
+        const answer = await request<{ data?: unknown }>(a.path, { method: 'POST', params: a.params(row) });
         toast.success(t(a.done));
+        if (a.result) modal.info({ title: t(a.done), content: a.result(answer.data, row), okText: t('common.confirm') });
         reload();
       },
     });

@@ -107,6 +107,8 @@ export interface RowAction {
   params: (row: Row) => Params;
   /** Shown only for rows it applies to. */
   when?: (row: Row) => boolean;
+  /** Text to show the user from the call's `data` (e.g. a password made by the server, shown once), in a dialog. */
+  result?: (data: unknown, row: Row) => string;
   danger?: boolean;
 }
 

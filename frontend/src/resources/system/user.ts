@@ -10,6 +10,31 @@ export default defineResource({
     remove: '/api/blade-user/remove',
   },
   paged: true,
+  rowActions: [
+    {
+      key: 'resetPassword',
+      label: 'user.resetPassword',
+      permission: 'edit',
+      confirm: 'user.resetConfirm',
+      done: 'user.passwordReset',
+      path: '/api/blade-user/reset-password',
+      params: (row) => ({ userIds: String(row.id) }),
+      // the server makes a password per user, shown once; the user chooses their own at the next sign-in
+      result: (data, row) => {
+        const made = (data as { passwords?: Record<string, string> } | undefined)?.passwords ?? {};
+        return `${String(row.account)}: ${made[String(row.account)] ?? ''}`;
+      },
+    },
+    {
+      key: 'unlock',
+      label: 'user.unlock',
+      permission: 'edit',
+      confirm: 'user.unlockConfirm',
+      done: 'user.unlocked',
+      path: '/api/blade-user/unlock',
+      params: (row) => ({ userIds: String(row.id) }),
+    },
+  ],
   sideTree: { url: '/api/blade-system/dept/tree', param: 'deptId', title: 'user.deptTree' },
   columns: [
     { prop: 'account', label: 'user.account', search: true, required: true, width: 130 },
