@@ -84,23 +84,27 @@ async def _choose_password(client: httpx.AsyncClient) -> str:
     return str((await _sign_in(client, PASSWORD))["access_token"])
 
 
-async def _schemathesis(base: str, *headers: str) -> tuple[int, str]:
+async def _schemathesis(base: str, workdir: Path, *headers: str) -> tuple[int, str]:
     st = Path(sys.executable).with_name("schemathesis")
     args = [str(st), "run", f"{base}/openapi.json", "--checks", "not_a_server_error", "-n", EXAMPLES]
     args += ["--generation-deterministic", "--no-shrink", "--warnings", "off", "--max-failures", "50"]
     args += ["--exclude-path-regex", SESSION_ENDING, "--request-timeout", "30"]
     for h in ("Authorization: " + BASIC, *headers):
         args += ["-H", h]
-    proc = await asyncio.create_subprocess_exec(
-        *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"}
+    proc = await asyncio.create_subprocess_exec(  # in a directory of its own: it keeps a cache in the working one
+        *args,
+        cwd=workdir,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, "NO_COLOR": "1"},
     )
     out, _ = await asyncio.wait_for(proc.communicate(), 900)
     return proc.returncode or 0, out.decode(errors="replace")
 
 
-async def test_no_server_error_signed_in_or_out(fuzzed: tuple[str, str]) -> None:
+async def test_no_server_error_signed_in_or_out(fuzzed: tuple[str, str], tmp_path: Path) -> None:
     base, token = fuzzed
-    code, out = await _schemathesis(base, f"Blade-Auth: bearer {token}")
+    code, out = await _schemathesis(base, tmp_path, f"Blade-Auth: bearer {token}")
     assert code == 0 and "No issues found" in out, out[-6000:]
-    code, out = await _schemathesis(base)
+    code, out = await _schemathesis(base, tmp_path)
     assert code == 0 and "No issues found" in out, out[-6000:]
