@@ -45,6 +45,7 @@ def operation_id(route: APIRoute) -> str:
 
 def load_contexts() -> None:
     """Import every context so that its resources register before the registry freezes."""
+    import liftdesk.fleet.api
     import liftdesk.fleet.resources
     import liftdesk.system.resources
     import liftdesk.telemetry.models  # noqa: F401
@@ -90,7 +91,6 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
 
-    from liftdesk.fleet.api import router as fleet_router
     from liftdesk.fleet.commands_api import router as commands_router
     from liftdesk.fleet.fences_api import router as fences_router
     from liftdesk.system.api import router as system_router
@@ -100,7 +100,6 @@ def create_app(
 
     app.include_router(system_router)
     app.include_router(passwords_router)
-    app.include_router(fleet_router)
     app.include_router(commands_router)
     app.include_router(fences_router)
     app.include_router(ingest_router)

@@ -69,10 +69,13 @@ class Ctx:
         return self._codes
 
     async def require(self, action: str) -> None:
-        """``action`` is add / edit / delete / view; administrators pass, other roles need the button code to
-        write and one of the resource's menus (``Resource.reading_menus``) to read."""
+        """``action`` is add / edit / delete / view, ``*`` (every signed-in user) or a button code of its own;
+        administrators pass, other roles need the button code to write and one of the resource's menus
+        (``Resource.reading_menus``) to read."""
         res, me = self.resource, self.principal
-        roles = res.write_roles if action in ("add", "edit", "delete") else res.read_roles
+        if action == "*":
+            return
+        roles = res.read_roles if action == "view" else res.write_roles
         if roles is not None and not any(me.has_role(r) for r in roles):
             raise Forbidden(t("forbidden"), 403)
         # Tenant administrators (role alias ``admin``) act on everything their tenant owns, as BladeX's
@@ -84,7 +87,8 @@ class Ctx:
             if menus == OPEN or set(menus) & await self.granted_codes():
                 return
             raise Forbidden(t("forbidden"), 403)
-        if f"{res.code}_{action}" not in await self.granted_codes():
+        code = f"{res.code}_{action}" if action in ("add", "edit", "delete") else action
+        if code not in await self.granted_codes():
             raise Forbidden(t("forbidden"), 403)
 
 

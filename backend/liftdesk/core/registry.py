@@ -5,16 +5,18 @@ The registry is a dict frozen after start-up: nothing registers a resource while
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from liftdesk.core.actions import Action, ActionKind
 from liftdesk.core.db import Base, TenantMixin, TreeMixin, column_names
 from liftdesk.core.schemas import Schema
 
 if TYPE_CHECKING:
     from liftdesk.core.crud import Ctx
 
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 OpKind = Literal["page", "list", "detail", "submit", "remove", "tree", "lazy_tree", "select", "create", "update"]
 
 #: ``Resource.view_menus`` of a resource every signed-in user may read.
@@ -105,6 +107,45 @@ class Resource:
     def path(self, op: str) -> str:
         return f"{self.prefix}/{op}"
 
+    def action(
+        self,
+        method: Literal["GET", "POST"],
+        path: str,
+        *,
+        summary: str,
+        permission: str = "view",
+        kind: ActionKind = "action",
+        query: type[Schema] | None = None,
+        body: type[Schema] | None = None,
+        answer: Any = Any,
+        tag: str = "",
+        raw: bool = False,
+    ) -> Callable[[F], F]:
+        """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
+        absolute (``/api/...``) or relative to the resource's prefix."""
+
+        def declare(fn: F) -> F:
+            full = path if path.startswith("/") else self.path(path)
+            REGISTRY.add_action(
+                Action(
+                    resource=self,
+                    method=method,
+                    path=full,
+                    handler=fn,
+                    permission=permission,
+                    summary=summary,
+                    kind=kind,
+                    query=query,
+                    body=body,
+                    answer=answer,
+                    tag=tag,
+                    raw=raw,
+                )
+            )
+            return fn
+
+        return declare
+
     def method(self, op: str) -> str:
         """The HTTP method of an operation (by path)."""
         return "POST" if self.ops[op] in WRITE_KINDS or op in self.post_ops else "GET"
@@ -113,6 +154,7 @@ class Resource:
 class Registry:
     def __init__(self) -> None:
         self._items: dict[str, Resource] = {}
+        self._actions: list[Action] = []
         self._frozen = False
 
     def register(self, resource: Resource) -> Resource:
@@ -126,7 +168,26 @@ class Registry:
         self._items[resource.name] = resource
         return resource
 
+    def add_action(self, action: Action) -> None:
+        if self._frozen:
+            raise RuntimeError(f"registry is frozen; cannot add {action.name}")
+        taken = {(a.method, a.path) for a in self._actions} | {
+            (res.method(op), res.path(op)) for res in self._items.values() for op in res.ops
+        }
+        if (action.method, action.path) in taken:
+            raise RuntimeError(f"{action.method} {action.path} is declared twice")
+        self._actions.append(action)
+
+    @property
+    def actions(self) -> list[Action]:
+        return list(self._actions)
+
     def freeze(self) -> None:
+        missing = {a.resource.name for a in self._actions} - set(self._items)
+        if missing:
+            raise RuntimeError(f"actions declared on unregistered resources: {sorted(missing)}")
+        for action in self._actions:
+            action.check()
         self._frozen = True
 
     def __iter__(self) -> Iterator[Resource]:

@@ -329,6 +329,9 @@ def _submit_route(res: Resource, submit_in: Any, mode: str) -> Any:
 
 
 def mount_resources(app: FastAPI) -> None:
+    from liftdesk.core.actions import mount_actions
+
     REGISTRY.freeze()
     for res in REGISTRY:
         app.include_router(router_for(res))
+    mount_actions(app, REGISTRY.actions)

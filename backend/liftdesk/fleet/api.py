@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
 from pydantic import Field
 from sqlalchemy import Select, select
 
 from liftdesk.core import crud
 from liftdesk.core.db import utcnow
-from liftdesk.core.deps import CurrentUser, SessionDep
-from liftdesk.core.envelope import R, ServiceError, ok
-from liftdesk.core.http import json_body
+from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import Id, Schema, Time, _to_time
+from liftdesk.core.schemas import Id, Schema, Time
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import Dept
@@ -24,7 +21,6 @@ from liftdesk.telemetry.messages import STATUS_FIX
 from liftdesk.telemetry.models import Position, VehicleState
 from liftdesk.telemetry.view import alarm_kinds
 
-router = APIRouter(tags=["carInfo"])
 FICS = "/api/blade-fics-report/fics"
 MAX_TRACK = 50_000
 #: The longest track one call returns: the specification's range cap ("up to 7 days selectable for a range").
@@ -100,19 +96,6 @@ async def _vehicles(c: crud.Ctx, stmt: Select[Any] | None = None) -> list[tuple[
     return [(row[0], row[1]) for row in (await c.session.execute(q)).all()]
 
 
-async def _params(request: Request) -> dict[str, Any]:
-    """The original client sends some of these as JSON and some form-encoded: accept both, and the query."""
-    params: dict[str, Any] = dict(request.query_params)
-    ctype = request.headers.get("content-type", "")
-    if ctype.startswith("application/json"):
-        body = await json_body(request)
-        if isinstance(body, dict):
-            params.update(body)
-    elif ctype.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
-        params.update({k: str(v) for k, v in (await request.form()).items()})
-    return params
-
-
 def in_organisation(c: crud.Ctx, stmt: Select[Any], mechanism_id: Any) -> Select[Any]:
     """Vehicles of the organisation ``mechanism_id`` and of every organisation under it (an organisation filter
     means the branch of the tree, as the data scope "own organisation and its descendants" does)."""
@@ -127,25 +110,30 @@ def in_organisation(c: crud.Ctx, stmt: Select[Any], mechanism_id: Any) -> Select
     return stmt.where(Vehicle.mechanism_id.in_(branch))
 
 
-@router.post(
+class LastGpsIn(Schema):
+    car_ids: list[Id] = Field(default_factory=list, description="vehicles (none: every vehicle in scope)")
+    car_id: Id | None = None
+    device_number: str | None = Field(default=None, max_length=64)
+    mechanism_id: Id | None = Field(default=None, description="an organisation and the ones under it")
+
+
+@res.VEHICLE.action(
+    "POST",
     f"{FICS}/carInfo/getCarLastGPSInfo",
     summary="Latest position and state of the caller's vehicles",
-    response_model=R[list[LiveState]],
+    kind="read",
+    body=LastGpsIn,
+    answer=list[LiveState],
 )
-async def last_gps(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
-    p = await _params(request)
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("view")
-    stmt = c.scope.select(Vehicle)
-    ids = crud.parse_ids(p.get("carIds"), "carIds", required=False) + crud.parse_ids(
-        p.get("carId"), "carId", required=False
-    )
+async def last_gps(ctx: crud.Ctx, body: LastGpsIn) -> list[LiveState]:
+    stmt = ctx.scope.select(Vehicle)
+    ids = [*body.car_ids, *([body.car_id] if body.car_id else [])]
     if ids:
         stmt = stmt.where(Vehicle.id.in_(ids))
-    if p.get("deviceNumber"):
-        stmt = stmt.where(Vehicle.device_number == str(p["deviceNumber"]))
-    stmt = in_organisation(c, stmt, p.get("mechanismId"))
-    return ok([_live(car, st) for car, st in await _vehicles(c, stmt)])
+    if body.device_number:
+        stmt = stmt.where(Vehicle.device_number == body.device_number)
+    stmt = in_organisation(ctx, stmt, body.mechanism_id)
+    return [_live(car, st) for car, st in await _vehicles(ctx, stmt)]
 
 
 class StatusCount(Schema):
@@ -159,49 +147,56 @@ class StatusCount(Schema):
     alarm: int
 
 
-@router.get(
+class OrganisationQuery(Schema):
+    mechanism_id: Id | None = Field(default=None, description="an organisation and the ones under it")
+
+
+@res.VEHICLE.action(
+    "GET",
     f"{FICS}/carStatus/getCnt",
-    tags=["carStatus"],
     summary="How many vehicles are in each state (mechanismId: of that organisation and those under it)",
-    response_model=R[StatusCount],
+    kind="aggregate",
+    query=OrganisationQuery,
+    answer=StatusCount,
+    tag="carStatus",
 )
-async def status_count(session: SessionDep, me: CurrentUser, mechanismId: str = "") -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("view")
-    rows = await _vehicles(c, in_organisation(c, c.scope.select(Vehicle), mechanismId))
+async def status_count(ctx: crud.Ctx, query: OrganisationQuery) -> StatusCount:
+    rows = await _vehicles(ctx, in_organisation(ctx, ctx.scope.select(Vehicle), query.mechanism_id))
     online = [st for _, st in rows if st is not None and st.online]
-    return ok(
-        StatusCount(
-            total=len(rows),
-            online=len(online),
-            offline=len(rows) - len(online),
-            off=sum(1 for st in online if st.state == "off"),
-            idle=sum(1 for st in online if st.state == "idle"),
-            moving=sum(1 for st in online if st.state == "moving"),
-            loaded=sum(1 for st in online if st.state == "loaded"),
-            alarm=sum(1 for _, st in rows if st is not None and json.loads(st.open_events or "{}")),
-        )
+    return StatusCount(
+        total=len(rows),
+        online=len(online),
+        offline=len(rows) - len(online),
+        off=sum(1 for st in online if st.state == "off"),
+        idle=sum(1 for st in online if st.state == "idle"),
+        moving=sum(1 for st in online if st.state == "moving"),
+        loaded=sum(1 for st in online if st.state == "loaded"),
+        alarm=sum(1 for _, st in rows if st is not None and json.loads(st.open_events or "{}")),
     )
 
 
-async def _one(c: crud.Ctx, car_id: str) -> tuple[Vehicle, VehicleState | None]:
-    ident = crud.parse_id(car_id, "carId")
+async def _one(c: crud.Ctx, ident: int) -> tuple[Vehicle, VehicleState | None]:
     found = await _vehicles(c, c.scope.select(Vehicle).where(Vehicle.id == ident))
     if not found:
         raise ServiceError(t("not_found"))
     return found[0]
 
 
-@router.get(
+class CarQuery(Schema):
+    car_id: Id
+
+
+@res.VEHICLE.action(
+    "GET",
     f"{FICS}/positionTrailing/carRealTimeInfo",
-    tags=["positionTrailing"],
     summary="Live state of one vehicle",
-    response_model=R[LiveState],
+    kind="read",
+    query=CarQuery,
+    answer=LiveState,
+    tag="positionTrailing",
 )
-async def real_time(session: SessionDep, me: CurrentUser, carId: str = "") -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("view")
-    return ok(_live(*(await _one(c, carId))))
+async def real_time(ctx: crud.Ctx, query: CarQuery) -> LiveState:
+    return _live(*(await _one(ctx, query.car_id)))
 
 
 class TrackPoint(Schema):
@@ -229,30 +224,25 @@ class Track(Schema):
     points: list[TrackPoint]
 
 
-@router.get(
+class TrackQuery(CarQuery):
+    begin_time: Time | None = Field(default=None, description="default: a day before endTime")
+    end_time: Time | None = Field(default=None, description="default: now")
+
+
+@res.VEHICLE.action(
+    "GET",
     f"{FICS}/positionTrailing/positionTrailing",
-    tags=["positionTrailing"],
     summary="Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; "
     "default: the day before endTime, which defaults to now), oldest first",
-    response_model=R[Track],
+    kind="sub",
+    query=TrackQuery,
+    answer=Track,
+    tag="positionTrailing",
 )
-async def track(
-    session: SessionDep,
-    me: CurrentUser,
-    carId: str = "",
-    beginTime: Annotated[str, Query()] = "",
-    endTime: Annotated[str, Query()] = "",
-) -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("view")
-    car, _ = await _one(c, carId)
-    try:
-        begin = _to_time(beginTime) if beginTime else None
-        end = _to_time(endTime) if endTime else None
-    except ValueError as exc:
-        raise ServiceError(t("field_invalid", field="beginTime/endTime")) from exc
-    end = end or utcnow().replace(microsecond=0)
-    begin = begin or end - timedelta(days=1)
+async def track(ctx: crud.Ctx, query: TrackQuery) -> Track:
+    car, _ = await _one(ctx, query.car_id)
+    end = query.end_time or utcnow().replace(microsecond=0)
+    begin = query.begin_time or end - timedelta(days=1)
     if begin >= end:
         raise ServiceError(t("field_range", field="beginTime"))
     if end - begin > MAX_TRACK_PERIOD:
@@ -270,7 +260,7 @@ async def track(
         .order_by(Position.device_time)
         .limit(MAX_TRACK + 1)
     )
-    rows = list((await session.execute(stmt)).scalars().all())
+    rows = list((await ctx.session.execute(stmt)).scalars().all())
     truncated = len(rows) > MAX_TRACK
     points = [
         TrackPoint(
@@ -289,14 +279,12 @@ async def track(
         )
         for p in rows[:MAX_TRACK]
     ]
-    return ok(
-        Track(
-            car_id=car.id,
-            car_no=car.car_no,
-            begin_time=begin,
-            end_time=end,
-            count=len(points),
-            truncated=truncated,
-            points=points,
-        )
+    return Track(
+        car_id=car.id,
+        car_no=car.car_no,
+        begin_time=begin,
+        end_time=end,
+        count=len(points),
+        truncated=truncated,
+        points=points,
     )

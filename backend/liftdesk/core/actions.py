@@ -1,0 +1,198 @@
+"""Actions: every call of a resource that is not one of its generated operations (list / page / detail / submit /
+remove / tree / select) is declared on the resource with ``Resource.action`` and served by the same machinery.
+
+A declaration names the path and method as the specification has them, the permission the call needs, a Pydantic
+model for its query and one for its body (OpenAPI documents both) and the type of its answer. The layer builds the
+request's ``Ctx`` (tenant, data scope, caller), checks the permission *before* the input is validated (a caller
+without the right learns nothing about the input rules), validates, calls the function, commits the request's work
+in one place, publishes its bus messages after the commit and wraps the answer in the envelope::
+
+    @VEHICLE.action("GET", "/api/blade-fics-report/fics/positionTrailing/carRealTimeInfo", query=CarIdQuery,
+                    answer=LiveState, summary="Live state of one vehicle")
+    async def real_time(ctx: Ctx, query: CarIdQuery) -> LiveState: ...
+
+The function takes ``ctx`` and, by name, any of ``query`` (the validated query model), ``body`` (the validated
+body model), ``ident`` (the path id, for paths ending in ``{id}``) and ``state`` (the app's state: the command
+service, the terminals, the bus). Its answer is wrapped in ``R`` unless the action is ``raw`` (a file download).
+
+Permissions: ``view`` (one of the resource's menus), ``add`` / ``edit`` / ``delete`` (the resource's buttons),
+``SIGNED_IN`` (every signed-in user of the tenant: their own menus, the server clock) or a button code of its own.
+"""
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from fastapi import Body, Depends, FastAPI, Path, Query, Request
+from pydantic import BaseModel
+
+from liftdesk.core.deps import CurrentUser, SessionDep
+from liftdesk.core.envelope import ok, r_of
+
+if TYPE_CHECKING:
+    from liftdesk.core.registry import Resource
+
+#: Kinds of action: they document what the call does, and the generic suite groups its cases by them.
+ActionKind = Literal[
+    "action",  # anything else: a command, a state change
+    "detail",  # one row by an id in the path
+    "read",  # a projection of rows (a list other than the resource's own, a live state)
+    "aggregate",  # counts and sums over rows
+    "batch",  # one change applied to a selection of ids: all or none
+    "bind",  # link rows of two resources
+    "unbind",  # unlink them
+    "sub",  # a sub-resource of one row
+    "export",  # rows as a file
+    "import",  # rows from a file
+]
+
+#: ``permission`` of an action every signed-in user of the tenant may call.
+SIGNED_IN = "*"
+_ARGS = ("query", "body", "ident", "state", "request")
+
+
+@dataclass(frozen=True)
+class Action:
+    resource: "Resource"
+    method: Literal["GET", "POST"]
+    path: str
+    handler: Callable[..., Awaitable[Any]]
+    permission: str
+    summary: str
+    kind: ActionKind = "action"
+    query: type[BaseModel] | None = None
+    body: type[BaseModel] | None = None
+    answer: Any = Any
+    tag: str = ""
+    raw: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.resource.name}.{self.handler.__name__}"
+
+    @property
+    def path_id(self) -> str | None:
+        """The name of the path parameter (``sendGetDeviceConfig/{id}``), if any."""
+        found = re.findall(r"\{(\w+)\}", self.path)
+        return found[0] if found else None
+
+    @property
+    def wants(self) -> frozenset[str]:
+        return frozenset(inspect.signature(self.handler).parameters) & frozenset(_ARGS)
+
+    def check(self) -> None:
+        """A declaration error is caught at start-up, not at the first request."""
+        params = list(inspect.signature(self.handler).parameters)
+        if not params or params[0] != "ctx":
+            raise RuntimeError(f"{self.name}: the function's first parameter must be ctx")
+        unknown = set(params[1:]) - set(_ARGS)
+        if unknown:
+            raise RuntimeError(f"{self.name}: unknown parameters {sorted(unknown)} (allowed: {', '.join(_ARGS)})")
+        if ("query" in params) != (self.query is not None) or ("body" in params) != (self.body is not None):
+            raise RuntimeError(f"{self.name}: query / body parameters and declarations must match")
+        if ("ident" in params) != (self.path_id is not None):
+            raise RuntimeError(f"{self.name}: a path id needs an ident parameter, and only then")
+        if self.body is not None and self.method != "POST":
+            raise RuntimeError(f"{self.name}: a body needs POST")
+
+
+def _all_defaults(model: type[BaseModel]) -> bool:
+    return all(not f.is_required() for f in model.model_fields.values())
+
+
+def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
+    """The FastAPI endpoint of one action. Its signature is built from the declaration, so that OpenAPI documents
+    the query, the body and the answer, and so that the permission (a dependency declared first) is checked before
+    FastAPI reports invalid input."""
+    from liftdesk.core import crud
+    from liftdesk.core.router import publish_outbox
+
+    res = action.resource
+
+    async def guard(request: Request, session: SessionDep, me: CurrentUser) -> Any:
+        c = await crud.Ctx.build(session, me, res, dict(request.query_params))
+        await c.require(action.permission)
+        return c
+
+    wants = action.wants
+    params = [
+        inspect.Parameter("ctx_", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[crud.Ctx, Depends(guard)]),
+        inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request),
+    ]
+    if action.path_id:
+        params.append(
+            inspect.Parameter(
+                "ident", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, Path(alias=action.path_id)]
+            )
+        )
+    if action.query is not None:
+        params.append(
+            inspect.Parameter("query", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[action.query, Query()])
+        )
+    if action.body is not None:
+        optional = _all_defaults(action.body)
+        params.append(
+            inspect.Parameter(
+                "body",
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=Annotated[action.body | None if optional else action.body, Body()],
+                default=None if optional else inspect.Parameter.empty,
+            )
+        )
+
+    async def endpoint(**kw: Any) -> Any:
+        c: crud.Ctx = kw["ctx_"]
+        request: Request = kw["request"]
+        args: dict[str, Any] = {}
+        if "query" in wants:
+            args["query"] = kw["query"]
+        if "body" in wants:
+            body = kw["body"]
+            args["body"] = body if body is not None else action.body() if action.body else None
+        if "ident" in wants:
+            args["ident"] = crud.parse_id(kw["ident"], action.path_id or "id")
+        if "state" in wants:
+            args["state"] = request.app.state
+        if "request" in wants:
+            args["request"] = request
+        answer = await action.handler(c, **args)
+        # One place commits a request's work: a handler that wrote and did not commit is committed here, and the
+        # request's bus messages and after-commit work follow the commit.
+        if c.session.in_transaction():
+            await c.session.commit()
+        await publish_outbox(request, c)
+        return answer if action.raw else ok(answer)
+
+    endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    endpoint.__name__ = action.handler.__name__
+    return endpoint
+
+
+def mount_actions(app: FastAPI, actions: list[Action]) -> None:
+    for action in actions:
+        action.check()
+        extra: dict[str, Any] = {}
+        if not action.raw:
+            extra["response_model"] = r_of(action.answer)
+        app.add_api_route(
+            action.path,
+            endpoint_of(action),
+            methods=[action.method],
+            name=f"{action.resource.name}_{action.handler.__name__}",
+            summary=action.summary,
+            description=f"Permission: {describe_permission(action)}. Kind: {action.kind}.",
+            tags=[action.tag or action.resource.tag or action.resource.name],
+            **extra,
+        )
+
+
+def describe_permission(action: Action) -> str:
+    if action.permission == SIGNED_IN:
+        return "every signed-in user"
+    if action.permission == "view":
+        return "one of the menus " + ", ".join(action.resource.reading_menus)
+    if action.permission in ("add", "edit", "delete"):
+        return f"the button {action.resource.code}_{action.permission}"
+    return f"the button {action.permission}"

@@ -1,0 +1,57 @@
+"""Test data of the generic action suite (test_actions.py): for every declared action, how to call it on a row of
+one tenant. Each context keeps its cases in its own module (``actions_fleet.py``, ``actions_system.py``); this
+module holds the format and joins them.
+
+The suite calls every case as another tenant's administrator (the answer must be a refusal, or a success that
+does not mention the row, and the row's ``probe`` must read the same afterwards) and then as the owner's
+administrator (the same call must succeed: a case whose call is refused anyway proves nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.conftest import Api
+
+
+@dataclass
+class Call:
+    """One call of an action, made for a row of the tenant the case prepared it in."""
+
+    params: dict[str, Any] = field(default_factory=dict)
+    json: Any = None
+    ident: str | None = None  # the path id (``.../sendGetDeviceConfig/{id}``)
+    #: A text the answer of another tenant must not contain (the row's id, its name).
+    marker: str | None = None
+    #: A read (method, path, params) of the owner's whose answer another tenant's call must leave unchanged.
+    probe: tuple[str, str, dict[str, Any]] | None = None
+
+
+Prepare = Callable[[Api, str], Awaitable[Call]]
+
+
+@dataclass(frozen=True)
+class ActionCase:
+    prepare: Prepare
+    #: False for platform-wide actions: another tenant's administrator is refused outright (403).
+    tenant_scoped: bool = True
+
+
+def key(method: str, path: str) -> str:
+    return f"{method} {path}"
+
+
+def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
+    """Every context's cases and exemptions (an exemption names the action and says why it has no case)."""
+    from tests.resources import actions_fleet, actions_system
+
+    out: dict[str, ActionCase] = {}
+    exempt: dict[str, str] = {}
+    for module in (actions_fleet, actions_system):
+        clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
+        assert not clash, f"action cases declared twice: {sorted(clash)}"
+        out.update(module.CASES)
+        exempt.update(module.EXEMPTIONS)
+    return out, exempt
