@@ -21,6 +21,7 @@ from liftdesk.core.db import Database
 from liftdesk.core.envelope import fail_body, install_error_handlers
 from liftdesk.core.http import CatchAll, RequestGuard, SecurityHeaders
 from liftdesk.core.i18n import parse_language, set_language, t
+from liftdesk.core.manifest import install as install_manifest
 from liftdesk.core.process import tune_gc
 from liftdesk.core.router import mount_resources
 
@@ -105,6 +106,7 @@ def create_app(
     app.include_router(ingest_router)
     app.include_router(live_router)
     mount_resources(app)
+    install_manifest(app)
     _mount_web(app, settings.web_dir)
     return app
 

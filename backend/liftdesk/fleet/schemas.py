@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import AliasChoices, BeforeValidator, Field
 
-from liftdesk.core.schemas import Id, Schema, Time, out_schema
+from liftdesk.core.schemas import Id, Schema, Time, dictionary, out_schema
 from liftdesk.fleet import models as m
 
 S32 = Annotated[str | None, Field(default=None, max_length=32)]
@@ -37,8 +37,8 @@ class VehicleIn(Schema):
     emission_type: S32 = None
     environmental_code: S64 = None
     mechanism_id: Id | None = None
-    car_type: Annotated[int, Field(ge=0, le=8)] = 3
-    car_status: Annotated[int, Field(ge=0, le=2)] = 0
+    car_type: Annotated[int, Field(ge=0, le=8), dictionary("car_type")] = 3
+    car_status: Annotated[int, Field(ge=0, le=2), dictionary("car_status")] = 0
     warranty_expiry: Time | None = None
     rated_load_kg: Annotated[float | None, Field(default=None, ge=0, le=100_000)] = None
     speed_limit_kmh: Annotated[float | None, Field(default=None, ge=0, le=30)] = None

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from liftdesk.core.schemas import Id, IdList, Schema, Time, out_schema
+from liftdesk.core.schemas import Id, IdList, Schema, Time, dictionary, out_schema
 from liftdesk.system import models as m
 
 Text = Annotated[str, Field(min_length=1, max_length=255)]
@@ -36,7 +36,7 @@ class DictIn(Schema):
 
 class PostIn(Schema):
     id: Id | None = None
-    category: int | None = None
+    category: Annotated[int | None, dictionary("post_category")] = None
     post_code: Annotated[str, Field(min_length=1, max_length=12)]
     post_name: Short
     sort: Sort
@@ -94,9 +94,9 @@ class MenuIn(Schema):
     path: Opt = None
     source: Opt = None
     sort: Sort
-    category: Annotated[int, Field(ge=1, le=2)] = 1
-    action: Annotated[int, Field(ge=0, le=3)] = 0
-    is_open: Annotated[int, Field(ge=0, le=2)] = 1
+    category: Annotated[int, Field(ge=1, le=2), dictionary("menu_category")] = 1
+    action: Annotated[int, Field(ge=0, le=3), dictionary("button_func")] = 0
+    is_open: Annotated[int, Field(ge=0, le=2), dictionary("yes_no")] = 1
     remark: Opt = None
 
 
@@ -113,7 +113,7 @@ class DeptIn(Schema):
     parent_id: Id | None = 0
     dept_name: Annotated[str, Field(min_length=1, max_length=45)]
     full_name: Annotated[str | None, Field(default=None, max_length=45)] = None
-    dept_category: int = 1
+    dept_category: Annotated[int, dictionary("org_category")] = 1
     sort: Sort
     remark: Opt = None
     dept_logo: Annotated[str | None, Field(default=None, max_length=500)] = None
@@ -129,7 +129,7 @@ class UserIn(Schema):
     user_type: int = 1
     email: Annotated[str | None, Field(default=None, max_length=45)] = None
     phone: Annotated[str | None, Field(default=None, max_length=45)] = None
-    sex: int | None = None
+    sex: Annotated[int | None, dictionary("sex")] = None
     birthday: Time | None = None
     avatar: Annotated[str | None, Field(default=None, max_length=500)] = None
     role_id: IdList

@@ -1,0 +1,104 @@
+"""The manifest of every resource, published in the OpenAPI document as ``x-liftdesk-resources``.
+
+For each resource: its operations (generated and declared actions) with path, method and kind; whether it is a
+tree; the field that labels a row; its fields with type, limits, required flag and dictionary; the filters its
+lists accept. The web app builds its forms and tables on it and keeps only presentation (order, width, which
+columns show), so a field is declared once, here, in the resource's Pydantic schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+
+from liftdesk.core.actions import describe_permission
+from liftdesk.core.paging import snake_to_camel
+from liftdesk.core.registry import REGISTRY, Resource
+
+EXTENSION = "x-liftdesk-resources"
+_LIMITS = ("maxLength", "minLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern")
+
+
+def _type_of(spec: dict[str, Any]) -> tuple[str, bool]:
+    """(JSON type, nullable) of a property, looking through ``anyOf [X, null]``."""
+    options = spec.get("anyOf") or [spec]
+    types = [o.get("type", "object") for o in options]
+    nullable = "null" in types
+    real = [o for o in options if o.get("type") != "null"]
+    kind = real[0].get("type", "object") if real else "null"
+    if kind == "string" and real and real[0].get("pattern") == "^-?[0-9]+$":
+        kind = "id"
+    if kind == "string" and real and "example" in real[0] and str(real[0]["example"]).count(":") == 2:
+        kind = "datetime"
+    return kind, nullable
+
+
+def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
+    schema = res.schema_in.model_json_schema(by_alias=True)
+    required = set(schema.get("required", []))
+    out: dict[str, dict[str, Any]] = {}
+    for name, spec in schema.get("properties", {}).items():
+        if name == "id":
+            continue
+        kind, nullable = _type_of(spec)
+        field: dict[str, Any] = {"type": kind, "required": name in required}
+        options = spec.get("anyOf") or [spec]
+        for option in (spec, *options):
+            for limit in _LIMITS:
+                if limit in option:
+                    field[limit] = option[limit]
+            for extra, key in (("x-dict", "dict"), ("x-dict-biz", "dictBiz")):
+                if extra in option:
+                    field[key] = option[extra]
+        if "default" in spec and spec["default"] is not None:
+            field["default"] = spec["default"]
+        if nullable:
+            field["nullable"] = True
+        out[name] = field
+    return out
+
+
+def resource_manifest(res: Resource) -> dict[str, Any]:
+    ops = [{"path": res.path(op), "method": res.method(op), "kind": kind} for op, kind in res.ops.items()]
+    actions = [
+        {
+            "path": a.path,
+            "method": a.method,
+            "kind": a.kind,
+            "name": a.handler.__name__,
+            "permission": describe_permission(a),
+        }
+        for a in REGISTRY.actions
+        if a.resource is res
+    ]
+    return {
+        "name": res.name,
+        "code": res.code,
+        "prefix": res.prefix,
+        "tree": res.is_tree,
+        "label": snake_to_camel(res.label),
+        "viewMenus": list(res.reading_menus),
+        "operations": ops,
+        "actions": actions,
+        "fields": fields_of(res),
+        "filters": sorted(snake_to_camel(c) for c in res.filterable),
+    }
+
+
+def manifest() -> dict[str, Any]:
+    return {res.name: resource_manifest(res) for res in REGISTRY}
+
+
+def install(app: FastAPI) -> None:
+    """Publish the manifest in the app's OpenAPI document (built once, on first request, as FastAPI does)."""
+    plain = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = plain()
+            document[EXTENSION] = manifest()
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
