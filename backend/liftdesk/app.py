@@ -47,8 +47,13 @@ def operation_id(route: APIRoute) -> str:
 def load_contexts() -> None:
     """Import every context so that its resources register before the registry freezes."""
     import liftdesk.fleet.api
+    import liftdesk.fleet.commands_api
+    import liftdesk.fleet.fences_api
     import liftdesk.fleet.resources
+    import liftdesk.system.api
+    import liftdesk.system.passwords
     import liftdesk.system.resources
+    import liftdesk.telemetry.ingest_api
     import liftdesk.telemetry.models  # noqa: F401
 
 
@@ -92,18 +97,10 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
 
-    from liftdesk.fleet.commands_api import router as commands_router
-    from liftdesk.fleet.fences_api import router as fences_router
-    from liftdesk.system.api import router as system_router
-    from liftdesk.system.passwords import router as passwords_router
-    from liftdesk.telemetry.ingest_api import router as ingest_router
+    from liftdesk.system.public import router as public_router
     from liftdesk.telemetry.live import router as live_router
 
-    app.include_router(system_router)
-    app.include_router(passwords_router)
-    app.include_router(commands_router)
-    app.include_router(fences_router)
-    app.include_router(ingest_router)
+    app.include_router(public_router)
     app.include_router(live_router)
     mount_resources(app)
     install_manifest(app)

@@ -259,10 +259,16 @@ async def tenant_thresholds(db: Database, values: dict[str, str]) -> AsyncIterat
 
 
 @asynccontextmanager
-async def own_organisation_user(api: Api, dept: str, buttons: tuple[str, ...] = ()) -> AsyncIterator[dict[str, str]]:
-    """A new user of tenant 000000 in organisation ``dept`` whose role sees the vehicles of its own organisation only
-    (data scope type 3 on ``create_dept``), holds the vehicle and command-log menus and the ``buttons`` (codes such
-    as ``vehicle_edit``). Yields ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` /
+async def own_organisation_user(
+    api: Api,
+    dept: str,
+    buttons: tuple[str, ...] = (),
+    resource: str = "vehicle",
+    menus: tuple[str, ...] = ("vehicle", "command_log"),
+) -> AsyncIterator[dict[str, str]]:
+    """A new user of tenant 000000 in organisation ``dept`` whose role sees the rows of ``resource`` (default: the
+    vehicles) of its own organisation only (data scope type 3 on ``create_dept``), holds the ``menus`` (default: the
+    vehicle and command-log menus) and the ``buttons`` (codes such as ``vehicle_edit``). Yields ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` /
     ``Api.post``); the data-scope rule is removed afterwards."""
     role = (
         await api.post(
@@ -272,10 +278,10 @@ async def own_organisation_user(api: Api, dept: str, buttons: tuple[str, ...] = 
     )["data"]["id"]
     rule = await api.post(
         "/api/blade-system/data-scope/submit",
-        json={"resourceCode": "vehicle", "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
+        json={"resourceCode": resource, "scopeName": "own organisation", "scopeType": 3, "scopeColumn": "create_dept"},
     )
     assert rule["code"] == 200, rule
-    codes = (*buttons, "vehicle", "command_log")  # the menus that show vehicles and their commands
+    codes = (*buttons, *menus)  # by default the menus that show vehicles and their commands
     async with api.db.sessionmaker() as s:
         menus = (await s.execute(select(Menu.id).where(Menu.code.in_(codes), Menu.is_deleted == 0))).scalars().all()
     assert len(menus) == len(codes), f"menus {codes}: {len(menus)} found"

@@ -12,8 +12,9 @@ in one place, publishes its bus messages after the commit and wraps the answer i
     async def real_time(ctx: Ctx, query: CarIdQuery) -> LiveState: ...
 
 The function takes ``ctx`` and, by name, any of ``query`` (the validated query model), ``body`` (the validated
-body model), ``ident`` (the path id, for paths ending in ``{id}``) and ``state`` (the app's state: the command
-service, the terminals, the bus). Its answer is wrapped in ``R`` unless the action is ``raw`` (a file download).
+body model), ``ident`` (the path id, for paths ending in ``{id}``), ``upload`` (a multipart file, field ``file``)
+and ``state`` (the app's state: the command service, the terminals, the bus, the database). Its answer is wrapped
+in ``R`` unless the action is ``raw`` (a file download).
 
 Permissions: ``view`` (one of the resource's menus), ``add`` / ``edit`` / ``delete`` (the resource's buttons),
 ``SIGNED_IN`` (every signed-in user of the tenant: their own menus, the server clock) or a button code of its own.
@@ -25,11 +26,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Path, Query, Request
+from fastapi import Body, Depends, FastAPI, File, Path, Query, Request, UploadFile
 from pydantic import BaseModel
 
 from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import ok, r_of
+from liftdesk.core.i18n import t
 
 if TYPE_CHECKING:
     from liftdesk.core.registry import Resource
@@ -50,7 +52,7 @@ ActionKind = Literal[
 
 #: ``permission`` of an action every signed-in user of the tenant may call.
 SIGNED_IN = "*"
-_ARGS = ("query", "body", "ident", "state", "request")
+_ARGS = ("query", "body", "ident", "state", "request", "upload")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class Action:
     answer: Any = Any
     tag: str = ""
     raw: bool = False
+    #: The success message (an i18n key) when it is not the generic one (``password_changed``).
+    message: str = ""
 
     @property
     def name(self) -> str:
@@ -94,6 +98,8 @@ class Action:
             raise RuntimeError(f"{self.name}: query / body parameters and declarations must match")
         if ("ident" in params) != (self.path_id is not None):
             raise RuntimeError(f"{self.name}: a path id needs an ident parameter, and only then")
+        if "upload" in params and (self.method != "POST" or self.body is not None):
+            raise RuntimeError(f"{self.name}: an upload is a multipart POST without a JSON body")
         if self.body is not None and self.method != "POST":
             raise RuntimeError(f"{self.name}: a body needs POST")
 
@@ -142,6 +148,10 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
             )
         )
 
+    if "upload" in wants:
+        upload = Annotated[UploadFile, File(description="the file (multipart field 'file')", alias="file")]
+        params.append(inspect.Parameter("upload", inspect.Parameter.KEYWORD_ONLY, annotation=upload))
+
     async def endpoint(**kw: Any) -> Any:
         c: crud.Ctx = kw["ctx_"]
         request: Request = kw["request"]
@@ -157,13 +167,17 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
             args["state"] = request.app.state
         if "request" in wants:
             args["request"] = request
+        if "upload" in wants:
+            args["upload"] = kw["upload"]
         answer = await action.handler(c, **args)
         # One place commits a request's work: a handler that wrote and did not commit is committed here, and the
         # request's bus messages and after-commit work follow the commit.
         if c.session.in_transaction():
             await c.session.commit()
         await publish_outbox(request, c)
-        return answer if action.raw else ok(answer)
+        if action.raw:
+            return answer
+        return ok(answer, t(action.message) if action.message else None)
 
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     endpoint.__name__ = action.handler.__name__

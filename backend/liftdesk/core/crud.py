@@ -148,9 +148,10 @@ async def page(ctx: Ctx, q: PageQuery) -> dict[str, Any]:
     return page_body(await _finish(ctx, rows), total, pages, q)
 
 
-async def all_rows(ctx: Ctx, q: PageQuery | None = None) -> list[dict[str, Any]]:
+async def all_rows(ctx: Ctx, q: PageQuery | None = None, limit: int | None = None) -> list[dict[str, Any]]:
     await ctx.require("view")
-    rows = (await ctx.session.execute(_ordered(ctx, _base_stmt(ctx), q or PageQuery()))).scalars().all()
+    stmt = _ordered(ctx, _base_stmt(ctx), q or PageQuery())
+    rows = (await ctx.session.execute(stmt if limit is None else stmt.limit(limit))).scalars().all()
     return await _finish(ctx, rows)
 
 
@@ -272,7 +273,8 @@ async def _check_unique(ctx: Ctx, obj: Base, ident: int | None) -> None:
         values = [getattr(obj, c) for c in cols]
         if any(v is None or v == "" for v in values):
             continue
-        stmt = ctx.scope.select(res.model).where(
+        # Unique in the tenant, whatever part of it the caller's data scope shows (``data=False``).
+        stmt = ctx.scope.select(res.model, data=False).where(
             *(getattr(res.model, c) == v for c, v in zip(cols, values, strict=True))
         )
         if ident is not None:
@@ -295,7 +297,8 @@ async def _check_parent(ctx: Ctx, obj: Base, ident: int | None) -> None:
     if parent is None:
         raise ServiceError(t("bad_parent"))
     if ident is not None:
-        # Walk up from the new parent: meeting ourselves would make a cycle.
+        # Walk up from the new parent: meeting ourselves would make a cycle. The walk stays in the tenant but
+        # passes ancestors outside the caller's data rule (a cycle through them is still a cycle).
         cursor: Any = parent
         seen = 0
         while cursor is not None and seen < 64:
@@ -303,7 +306,8 @@ async def _check_parent(ctx: Ctx, obj: Base, ident: int | None) -> None:
                 raise ServiceError(t("parent_self"))
             if not cursor.parent_id:
                 break
-            cursor = await ctx.session.get(model, cursor.parent_id)
+            up = ctx.scope.select(model, data=False).where(model.id == cursor.parent_id)  # type: ignore[attr-defined]
+            cursor = (await ctx.session.execute(up)).scalar_one_or_none()
             seen += 1
     if ctx.resource.ancestors:
         obj.ancestors = f"{parent.ancestors},{parent.id}"  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from liftdesk.core import api_scope
 from liftdesk.core.db import Database
 from liftdesk.core.envelope import Forbidden, NotAuthenticated
 from liftdesk.core.i18n import t
@@ -88,8 +89,11 @@ async def principal_of(session: AsyncSession, token: str | None, path: str | Non
 
 
 async def get_principal(request: Request, session: SessionDep) -> Principal:
+    """The caller of the request's token. Every route with a token depends on it, so the role's API scopes are
+    enforced here, once, for generated operations, actions and hand-written routes alike (``core.api_scope``)."""
     principal = await principal_of(session, token_from_request(request), request.url.path)
     request.state.principal = principal
+    await api_scope.check(session, principal, request)
     return principal
 
 

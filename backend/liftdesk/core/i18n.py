@@ -45,6 +45,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "deviceNumber {value} is already bound to vehicle {car}",
     ),
     "device_unavailable": ("deviceNumber {value} 不可用", "deviceNumber {value} is not available"),
+    "import_type": ("只能导入 .xls 或 .xlsx 文件", "Only .xls or .xlsx files can be imported"),
+    "import_unreadable": ("文件无法读取,请使用导入模板", "The file cannot be read: use the import template"),
+    "import_empty": ("文件中没有数据", "The file holds no rows"),
+    "import_header": ("表头不符合模板,应包含: {columns}", "The header row does not match the template: {columns}"),
     "too_many": ("{field} 一次最多 {limit} 条", "{field}: at most {limit} in one request"),
     "body_too_large": ("请求内容过大(最多 {limit} KB)", "The request is too large (at most {limit} KB)"),
     "captcha_required": (

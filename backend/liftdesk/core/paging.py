@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import ColumnElement, DateTime, Integer, Numeric, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.sqltypes import BigInteger, Boolean, Float, SmallInteger
 
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import _to_time
+from liftdesk.core.schemas import Schema, _to_time
 
 T = TypeVar("T")
 RESERVED = {"current", "size", "ascs", "descs", "blade-auth", "tenantId_ignore"}
@@ -202,3 +202,16 @@ def r_page_of(model: Any) -> Any:
     from liftdesk.core.envelope import R
 
     return R[Page[model]]
+
+
+class PageIn(Schema):
+    """Paging and sorting of an action's list, in the query; its filters are the other query parameters
+    (``code_like`` ...), read from ``ctx.params``."""
+
+    current: int = Field(default=1, ge=1, le=10_000_000, description="page number, from 1")
+    size: int = Field(default=10, ge=1, le=1_000_000, description="rows per page (at most 1000 are given)")
+    ascs: str = Field(default="", max_length=200)
+    descs: str = Field(default="", max_length=200)
+
+    def page_query(self) -> PageQuery:
+        return PageQuery(self.current, self.size, self.ascs, self.descs)

@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from pydantic import BaseModel
+
 from liftdesk.core.actions import Action, ActionKind
 from liftdesk.core.db import Base, TenantMixin, TreeMixin, column_names
 from liftdesk.core.schemas import Schema
@@ -115,11 +117,12 @@ class Resource:
         summary: str,
         permission: str = "view",
         kind: ActionKind = "action",
-        query: type[Schema] | None = None,
-        body: type[Schema] | None = None,
+        query: type[BaseModel] | None = None,
+        body: type[BaseModel] | None = None,
         answer: Any = Any,
         tag: str = "",
         raw: bool = False,
+        message: str = "",
     ) -> Callable[[F], F]:
         """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
         absolute (``/api/...``) or relative to the resource's prefix."""
@@ -140,6 +143,7 @@ class Resource:
                     answer=answer,
                     tag=tag,
                     raw=raw,
+                    message=message,
                 )
             )
             return fn
@@ -155,6 +159,7 @@ class Registry:
     def __init__(self) -> None:
         self._items: dict[str, Resource] = {}
         self._actions: list[Action] = []
+        self._codes: dict[type[Base], str] = {}
         self._frozen = False
 
     def register(self, resource: Resource) -> Resource:
@@ -165,8 +170,17 @@ class Registry:
         wrong = {op for op in resource.post_ops if resource.ops.get(op) not in READ_KINDS}
         if wrong:
             raise RuntimeError(f"{resource.name}: post_ops must name read operations, not {sorted(wrong)}")
+        code = self._codes.get(resource.model)
+        if code is not None and code != resource.code:
+            # A model's data rule is its resource's (``core.scope``): one model, one resource code.
+            raise RuntimeError(f"{resource.model.__name__} belongs to resources coded {code} and {resource.code}")
         self._items[resource.name] = resource
+        self._codes[resource.model] = resource.code
         return resource
+
+    def code_of(self, model: type[Base]) -> str | None:
+        """The resource code whose data rule reads ``model`` (None: a model of no resource)."""
+        return self._codes.get(model)
 
     def add_action(self, action: Action) -> None:
         if self._frozen:
@@ -181,6 +195,10 @@ class Registry:
     @property
     def actions(self) -> list[Action]:
         return list(self._actions)
+
+    @property
+    def frozen(self) -> bool:
+        return self._frozen
 
     def freeze(self) -> None:
         missing = {a.resource.name for a in self._actions} - set(self._items)

@@ -2,7 +2,13 @@
 
 A handler asks ``Scope.of(...)`` once and then builds every query from ``scope.select(Model)`` or
 ``scope.apply(stmt, Model)``; rows it creates get their tenant and audit stamps from ``scope.stamp``. A query
-built without it is a bug.
+built without it is a bug (``tests/test_unscoped_queries.py`` looks for them).
+
+Every model is read through the data rule of its OWN resource: ``scope.select(Dept)`` applies the caller's rule of
+the ``dept`` resource, ``scope.select(Vehicle)`` the one of ``vehicle``, whatever resource the request is about
+(``REGISTRY.code_of`` maps a model to its resource's code). A model of no resource, or one whose resource has no
+rule for the caller, gets tenant and soft delete only. The caller's rules, for every resource code, are read once
+per scope (one query) when it is built.
 
 Data scope types (dict ``data_scope_type``): 1 all, 2 own rows (``create_user``), 3 own organisation,
 4 own organisation and its descendants, 5 custom. BladeX's type 5 is a raw SQL fragment; ours is a list of
@@ -11,17 +17,20 @@ organisation ids in ``scope_value`` (comma separated), so that no SQL ever comes
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, false, or_, select, true
+from sqlalchemy import ColumnElement, Select, false, literal, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from liftdesk.core.db import AuditMixin, Base, SoftDeleteMixin, TenantMixin, utcnow
+from liftdesk.core.db import AuditMixin, Base, SoftDeleteMixin, TenantMixin, table_columns, utcnow
 from liftdesk.core.ids import ids_of
+from liftdesk.core.registry import REGISTRY
 from liftdesk.core.security import Principal
 
 M = TypeVar("M", bound=Base)
+S = TypeVar("S", bound="Select[*tuple[Any, ...]]")
 
 
 @dataclass(frozen=True)
@@ -31,13 +40,33 @@ class DataRule:
     value: str | None = None
 
 
+def organisation_branch(tenant_id: str, *org_ids: int) -> Select[int]:
+    """Ids of the organisations ``org_ids`` and of every organisation under them, in ``tenant_id``, not deleted: the
+    one definition of "this organisation and the ones under it" (data scope type 4, organisation filters).
+
+    ``ancestors`` is the comma path of a row's parents (``0,1,12``): a row is under 12 when its path ends with
+    ``,12`` or holds ``,12,`` (so that 112 and 120 are not).
+    """
+    from liftdesk.system.models import Dept
+
+    conds: list[ColumnElement[bool]] = []
+    for given in org_ids:
+        org = int(given)  # an id, never text: it is spliced into a LIKE pattern
+        conds += [Dept.id == org, Dept.ancestors.like(f"%,{org}"), Dept.ancestors.like(f"%,{org},%")]
+    under = or_(*conds) if conds else false()
+    # never correlated with an enclosing query of organisations: it is a set of ids of its own
+    return select(Dept.id).where(Dept.tenant_id == tenant_id, Dept.is_deleted == 0, under).correlate(None)
+
+
 @dataclass
 class Scope:
     principal: Principal
-    rule: DataRule | None = None
-    dept_ids: tuple[int, ...] = ()
-    dept_tree_ids: tuple[int, ...] = ()
     tenant_id: str = ""
+    dept_ids: tuple[int, ...] = ()
+    # The caller's data rules by resource code (empty: administrators, callers without rules).
+    rules: Mapping[str, DataRule] = field(default_factory=dict)
+    # The resource the request is about (``rule`` is its rule); every model still gets its own resource's rule.
+    resource_code: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -48,51 +77,92 @@ class Scope:
         resource_code: str | None = None,
         tenant_id: str | None = None,
     ) -> Scope:
-        """Build the scope of one request. ``tenant_id`` lets the platform administrator look at another tenant."""
+        """Build the scope of one request. ``tenant_id`` lets the platform administrator look at another tenant.
+        ``resource_code`` names the request's resource (``rule``); it does not choose the rules applied."""
         tenant = principal.tenant_id
         if tenant_id and principal.is_administrator:
             tenant = tenant_id
-        scope = cls(principal=principal, tenant_id=tenant, dept_ids=principal.dept_ids)
-        if resource_code and not principal.is_admin and principal.role_ids:
-            scope.rule = await _load_rule(session, principal, resource_code)
-            if scope.rule is not None and scope.rule.scope_type == 4:
-                scope.dept_tree_ids = await _descendants(session, principal.dept_ids)
-        return scope
+        rules: Mapping[str, DataRule] = {}
+        if not principal.is_admin and principal.role_ids:
+            rules = await load_rules(session, principal.role_ids)
+        return cls(
+            principal=principal,
+            tenant_id=tenant,
+            dept_ids=principal.dept_ids,
+            rules=rules,
+            resource_code=resource_code,
+        )
 
-    def where(self, model: type[Base]) -> list[ColumnElement[bool]]:
+    @property
+    def rule(self) -> DataRule | None:
+        """The rule of the request's resource (``resource_code``)."""
+        return self.rules.get(self.resource_code) if self.resource_code else None
+
+    def rule_for(self, model: type[Base]) -> DataRule | None:
+        """The caller's data rule of ``model``'s own resource, if any."""
+        code = REGISTRY.code_of(model)
+        return self.rules.get(code) if code is not None else None
+
+    def narrows(self, model: type[Base]) -> bool:
+        """Does the caller's data rule hide some of ``model``'s rows of the tenant?"""
+        rule = self.rule_for(model)
+        return rule is not None and rule.scope_type != 1
+
+    def where(self, model: type[Base], *, data: bool = True) -> list[ColumnElement[bool]]:
+        """Tenant, soft delete and (``data``) the data rule of ``model``'s resource. ``data=False`` is for names of
+        referenced rows (labels beside rows the caller may read), never for the rows a caller reads or writes."""
         out: list[ColumnElement[bool]] = []
         if issubclass(model, TenantMixin):
             out.append(model.tenant_id == self.tenant_id)
         if issubclass(model, SoftDeleteMixin):
             out.append(model.is_deleted == 0)
-        rule = self.rule
-        if rule is not None and rule.scope_type != 1:
-            out.append(self._data_clause(model, rule))
+        if data:
+            rule = self.rule_for(model)
+            if rule is not None and rule.scope_type != 1:
+                columns = table_columns(model)
+                out.append(self._data_clause(rule, lambda name: getattr(model, name) if name in columns else None))
         return out
 
-    def _data_clause(self, model: type[Base], rule: DataRule) -> ColumnElement[bool]:
-        col = getattr(model, rule.column, None)
+    def admits(self, obj: Base) -> ColumnElement[bool]:
+        """The data rule of the row's model evaluated on the row's own values (stored or not yet), as a constant SQL
+        condition: would the caller see this row once it is written? (e.g. a row placed in an organisation)."""
+        model = type(obj)
+        rule = self.rule_for(model)
+        if rule is None or rule.scope_type == 1:
+            return true()
+        columns = table_columns(model)
+
+        def value(name: str) -> Any:
+            if name not in columns:
+                return None
+            return literal(getattr(obj, name), columns[name].type)
+
+        return self._data_clause(rule, value)
+
+    def _data_clause(self, rule: DataRule, column: Callable[[str], Any]) -> ColumnElement[bool]:
+        col = column(rule.column)
         if col is None:
             return true()
         if rule.scope_type == 2:
-            own = getattr(model, "create_user", None)
+            own = column("create_user")
             return own == self.principal.user_id if own is not None else false()
         if rule.scope_type == 3:
             return col.in_(self.dept_ids) if self.dept_ids else false()
         if rule.scope_type == 4:
-            ids = set(self.dept_ids) | set(self.dept_tree_ids)
-            return col.in_(ids) if ids else false()
+            if not self.dept_ids:
+                return false()
+            return or_(col.in_(self.dept_ids), col.in_(organisation_branch(self.tenant_id, *self.dept_ids)))
         if rule.scope_type == 5:
             ids = set(ids_of(rule.value))
             return col.in_(ids) if ids else false()
         return true()
 
-    def select(self, model: type[M]) -> Select[M]:
-        return select(model).where(*self.where(model))
+    def select(self, model: type[M], *, data: bool = True) -> Select[M]:
+        return select(model).where(*self.where(model, data=data))
 
-    def apply(self, stmt: Select[Any], *models: type[Base]) -> Select[Any]:
+    def apply(self, stmt: S, *models: type[Base], data: bool = True) -> S:
         for model in models:
-            stmt = stmt.where(*self.where(model))
+            stmt = stmt.where(*self.where(model, data=data))
         return stmt
 
     def stamp(self, obj: Base, *, creating: bool) -> None:
@@ -109,33 +179,19 @@ class Scope:
             obj.update_time = now
 
 
-async def _load_rule(session: AsyncSession, principal: Principal, resource_code: str) -> DataRule | None:
+async def load_rules(session: AsyncSession, role_ids: tuple[int, ...]) -> dict[str, DataRule]:
+    """The data rules granted to ``role_ids`` (role_scope category 1), by resource code, in one query. Several
+    roles with rules on one resource: the widest grant wins (type 1 all is the widest)."""
     from liftdesk.system.models import RoleScope, ScopeData
 
     stmt = (
         select(ScopeData)
         .join(RoleScope, RoleScope.scope_id == ScopeData.id)
-        .where(
-            RoleScope.scope_category == 1,
-            RoleScope.role_id.in_(principal.role_ids),
-            ScopeData.resource_code == resource_code,
-            ScopeData.is_deleted == 0,
-        )
-        .order_by(ScopeData.scope_type)
+        .where(RoleScope.scope_category == 1, RoleScope.role_id.in_(role_ids), ScopeData.is_deleted == 0)
+        .order_by(ScopeData.resource_code, ScopeData.scope_type, ScopeData.id)
     )
-    rows = (await session.execute(stmt)).scalars().all()
-    if not rows:
-        return None
-    # Several roles: the widest grant wins (type 1 all is the widest).
-    best = rows[0]
-    return DataRule(best.scope_type, best.scope_column or "create_dept", best.scope_value)
-
-
-async def _descendants(session: AsyncSession, dept_ids: tuple[int, ...]) -> tuple[int, ...]:
-    from liftdesk.system.models import Dept
-
-    if not dept_ids:
-        return ()
-    conds = [Dept.ancestors.like(f"%{d}%") for d in dept_ids]
-    rows = (await session.execute(select(Dept.id).where(or_(*conds), Dept.is_deleted == 0))).scalars().all()
-    return tuple(rows)
+    rules: dict[str, DataRule] = {}
+    for row in (await session.execute(stmt)).scalars():
+        if row.resource_code not in rules:
+            rules[row.resource_code] = DataRule(row.scope_type, row.scope_column or "create_dept", row.scope_value)
+    return rules

@@ -25,8 +25,7 @@ from liftdesk.telemetry.models import Command
 
 def visible(ctx: crud.Ctx, stmt: Select[Any]) -> Select[Any]:
     """Narrow a query of commands (already scoped to the tenant) to the vehicles the caller's data scope shows."""
-    rule = ctx.scope.rule
-    if rule is not None and rule.scope_type != 1:
+    if ctx.scope.narrows(Vehicle):
         stmt = stmt.where(Command.vehicle_id.in_(select(Vehicle.id).where(*ctx.scope.where(Vehicle))))
     return stmt
 
@@ -42,6 +41,8 @@ def _json(text: Any) -> Any:
 
 async def describe(ctx: crud.Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Serialised command rows → the answer: JSON payload/result, the sender's name, the vehicle's number."""
+    # Names and numbers of deleted users and vehicles are still shown (the log outlives them): tenant-filtered here
+    # rather than through the scope, which leaves deleted rows out.
     users = {r["create_user"] for r in rows if r.get("create_user")}
     cars = {r["car_id"] for r in rows if r.get("car_id")}
     names: dict[int, str] = {}

@@ -8,6 +8,9 @@ to ``wait`` seconds (default 5, at most 30) for the answers and returns the comm
 is read later from ``/api/liftdesk/command/detail?id=``. Vehicles are ``carIds`` (a list) and/or ``carId``; all of
 them must be the caller's (tenant and data scope) and have a terminal. Sending needs the ``vehicle_edit`` right.
 
+Every call is an action of its resource (``core.actions``): the vehicle's for the sending calls and the terminal
+release (``edit``), the command log's for a command's detail (``view``) and cancelling (``edit``).
+
 Settings the platform keeps on the vehicle (speed limit, collision threshold, overload threshold) are written to
 the vehicle when the terminal acknowledges them (``telemetry.commands``), not when they are sent.
 """
@@ -15,19 +18,21 @@ the vehicle when the terminal acknowledges them (``telemetry.commands``), not wh
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
 from pydantic import AliasChoices, Field
+from starlette.datastructures import State
 
 from liftdesk.core import crud
-from liftdesk.core.deps import CurrentUser, SessionDep
-from liftdesk.core.envelope import R, ServiceError, ok
+from liftdesk.core.batch import declare_batch
+from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import snake_to_camel
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.fleet import command_log
 from liftdesk.fleet import resources as res
+from liftdesk.fleet.api import CarQuery
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CommandOut
 from liftdesk.telemetry.commands import (
@@ -43,7 +48,6 @@ from liftdesk.telemetry.commands import (
 )
 from liftdesk.telemetry.terminals import TerminalService
 
-router = APIRouter(tags=["carSet"])
 F = "/api/blade-fics-report/fics"
 CMD = "/api/liftdesk/command"
 QUERY_ALL, SET_PARAMS, QUERY_PARAMS, QUERY_ATTRIBUTES = 0x8104, 0x8103, 0x8106, 0x8107
@@ -76,12 +80,6 @@ class CarsIn(Schema):
         return list(self.car_ids) + ([self.car_id] if self.car_id else [])
 
 
-async def _ctx(session: Any, me: Any) -> crud.Ctx:
-    c = await crud.Ctx.build(session, me, res.VEHICLE)
-    await c.require("edit")
-    return c
-
-
 async def _cars(c: crud.Ctx, ids: list[int]) -> list[Vehicle]:
     if not ids:
         raise ServiceError(t("ids_required"))
@@ -94,8 +92,8 @@ async def _cars(c: crud.Ctx, ids: list[int]) -> list[Vehicle]:
     return rows
 
 
-def _service(request: Request) -> CommandService:
-    service: CommandService = request.app.state.commands
+def _service(state: State) -> CommandService:
+    service: CommandService = state.commands
     return service
 
 
@@ -108,9 +106,9 @@ def _checked(msg_id: int, payload: dict[str, Any]) -> None:
         raise ServiceError(t("command_invalid", reason=exc)) from exc
 
 
-async def _answer(request: Request, c: crud.Ctx, ids: list[int], wait_s: float) -> list[dict[str, Any]]:
+async def _answer(state: State, c: crud.Ctx, ids: list[int], wait_s: float) -> list[dict[str, Any]]:
     """Wait (at most ``wait_s`` in all, not per command) for the answers, then read the commands back."""
-    service = _service(request)
+    service = _service(state)
     wait_s = min(max(wait_s, 0.0), MAX_WAIT_S)
     if wait_s > 0:
         await asyncio.gather(*(service.wait(command_id, wait_s) for command_id in ids))
@@ -118,10 +116,10 @@ async def _answer(request: Request, c: crud.Ctx, ids: list[int], wait_s: float) 
 
 
 async def _send(
-    request: Request, c: crud.Ctx, cars: list[Vehicle], name: str, msg_id: int, payload: dict[str, Any], wait_s: float
+    state: State, c: crud.Ctx, cars: list[Vehicle], name: str, msg_id: int, payload: dict[str, Any], wait_s: float
 ) -> list[dict[str, Any]]:
     _checked(msg_id, payload)
-    service = _service(request)
+    service = _service(state)
     ids = []
     for car in cars:
         try:
@@ -132,69 +130,87 @@ async def _send(
             )
         except ValueError as exc:  # validated above; kept so that a rule of the service is still a 400
             raise ServiceError(t("command_invalid", reason=exc)) from exc
-    return await _answer(request, c, ids, wait_s)
+    return await _answer(state, c, ids, wait_s)
 
 
-async def _set(request: Request, session: Any, me: Any, body: CarsIn, name: str, params: dict[str, Any]) -> R[Any]:
-    c = await _ctx(session, me)
+async def _set(state: State, c: crud.Ctx, body: CarsIn, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     cars = await _cars(c, body.ids())
-    return ok(await _send(request, c, cars, name, SET_PARAMS, {"params": params}, body.wait))
+    return await _send(state, c, cars, name, SET_PARAMS, {"params": params}, body.wait)
 
 
 # --------------------------------------------------------------------------- carSet: parameters
 
 
-@router.get(
+class WaitQuery(Schema):
+    wait: float = Field(default=8.0, description="seconds to wait for the answer (0-30; more waits 30)")
+
+
+@res.VEHICLE.action(
+    "GET",
     f"{F}/carSet/sendGetDeviceConfig/{{id}}",
     summary="Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30)",
-    response_model=R[CommandOut],
+    permission="edit",
+    query=WaitQuery,
+    answer=CommandOut,
+    tag="carSet",
 )
-async def query_config(request: Request, session: SessionDep, me: CurrentUser, id: str, wait: float = 8.0) -> R[Any]:
-    c = await _ctx(session, me)
-    [car] = await _cars(c, [crud.parse_id(id, "id")])
-    [answer] = await _send(request, c, [car], "queryParams", QUERY_ALL, {}, wait)
-    return ok(answer)
+async def query_config(ctx: crud.Ctx, query: WaitQuery, ident: int, state: State) -> dict[str, Any]:
+    [car] = await _cars(ctx, [ident])
+    [answer] = await _send(state, ctx, [car], "queryParams", QUERY_ALL, {}, query.wait)
+    return answer
 
 
 class ConfigIn(CarsIn):
     params: dict[str, Any]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/sendDeviceConfig",
     summary="Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=ConfigIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def send_config(request: Request, session: SessionDep, me: CurrentUser, body: ConfigIn) -> R[Any]:
+async def send_config(ctx: crud.Ctx, body: ConfigIn, state: State) -> list[dict[str, Any]]:
     if not body.params:
         raise ServiceError(t("field_required", field="params"))
-    return await _set(request, session, me, body, "setParams", body.params)
+    return await _set(state, ctx, body, "setParams", body.params)
 
 
 class LockIn(CarsIn):
     lock_level: Annotated[int, Field(ge=0, le=2, description="0 unlock, 1 level-1 lock, 2 level-2 lock")]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/lockCar",
     summary="Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=LockIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def lock_car(request: Request, session: SessionDep, me: CurrentUser, body: LockIn) -> R[Any]:
-    return await _set(request, session, me, body, "lockCar", {"lock_level": body.lock_level})
+async def lock_car(ctx: crud.Ctx, body: LockIn, state: State) -> list[dict[str, Any]]:
+    return await _set(state, ctx, body, "lockCar", {"lock_level": body.lock_level})
 
 
 class RateIn(CarsIn):
     speed_limit: Annotated[float, Field(ge=0, le=30, description="km/h, 0 lifts the limit")]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/rateLimiting",
     summary="Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=RateIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def rate_limiting(request: Request, session: SessionDep, me: CurrentUser, body: RateIn) -> R[Any]:
-    return await _set(request, session, me, body, "rateLimiting", {"speed_limit": round(body.speed_limit)})
+async def rate_limiting(ctx: crud.Ctx, body: RateIn, state: State) -> list[dict[str, Any]]:
+    return await _set(state, ctx, body, "rateLimiting", {"speed_limit": round(body.speed_limit)})
 
 
 class CrashIn(CarsIn):
@@ -202,17 +218,21 @@ class CrashIn(CarsIn):
     crash_level: Annotated[int | None, Field(ge=1, le=5, description="impact sensitivity level 1-5")] = None
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/crashThresholdValue",
     summary="Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): "
     "{carIds, crashThresholdValue, crashLevel?, wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=CrashIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def crash_threshold(request: Request, session: SessionDep, me: CurrentUser, body: CrashIn) -> R[Any]:
+async def crash_threshold(ctx: crud.Ctx, body: CrashIn, state: State) -> list[dict[str, Any]]:
     params: dict[str, Any] = {"collision_threshold": round(body.crash_threshold_value * 10)}
     if body.crash_level is not None:
         params["collision_level"] = body.crash_level
-    return await _set(request, session, me, body, "crashThresholdValue", params)
+    return await _set(state, ctx, body, "crashThresholdValue", params)
 
 
 class OverloadIn(CarsIn):
@@ -221,15 +241,19 @@ class OverloadIn(CarsIn):
     ]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/overloadThresholdValue",
     summary="Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): "
     "{carIds, overloadThresholdValue, wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=OverloadIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def overload_threshold(request: Request, session: SessionDep, me: CurrentUser, body: OverloadIn) -> R[Any]:
+async def overload_threshold(ctx: crud.Ctx, body: OverloadIn, state: State) -> list[dict[str, Any]]:
     params = {"overload_threshold": body.overload_threshold_value}
-    return await _set(request, session, me, body, "overloadThresholdValue", params)
+    return await _set(state, ctx, body, "overloadThresholdValue", params)
 
 
 Factor = Annotated[float, Field(ge=0.5, le=2.0, description="correction factor 0.5-2.0 (1.0 = none), 0.001 steps")]
@@ -241,15 +265,19 @@ class SpeedCalibrationIn(CarsIn):
     ]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/speedCalibration",
     summary="Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): "
     "{carIds, speedCalibration (or carSpeedCalibration), wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=SpeedCalibrationIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def speed_calibration(request: Request, session: SessionDep, me: CurrentUser, body: SpeedCalibrationIn) -> R[Any]:
+async def speed_calibration(ctx: crud.Ctx, body: SpeedCalibrationIn, state: State) -> list[dict[str, Any]]:
     params = {"speed_calibration": round(body.speed_calibration * 1000)}
-    return await _set(request, session, me, body, "speedCalibration", params)
+    return await _set(state, ctx, body, "speedCalibration", params)
 
 
 class WeightCalibrationIn(CarsIn):
@@ -258,17 +286,19 @@ class WeightCalibrationIn(CarsIn):
     ]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/weightCalibration",
     summary="Set the load correction factor (0.5-2.0, vendor parameter 0xF007): "
     "{carIds, weightCalibration (or weighCalibration), wait}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=WeightCalibrationIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def weight_calibration(
-    request: Request, session: SessionDep, me: CurrentUser, body: WeightCalibrationIn
-) -> R[Any]:
+async def weight_calibration(ctx: crud.Ctx, body: WeightCalibrationIn, state: State) -> list[dict[str, Any]]:
     params = {"weight_calibration": round(body.weight_calibration * 1000)}
-    return await _set(request, session, me, body, "weightCalibration", params)
+    return await _set(state, ctx, body, "weightCalibration", params)
 
 
 Flag = Annotated[int | None, Field(ge=0, le=1, description="1 on, 0 off; absent: left as it is")]
@@ -302,26 +332,29 @@ class FuncSetIn(CarsIn):
         return out
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/carSet/funcset",
     summary="Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, "
     "authorizationStatus?, spotCheckSet?, slotCardSet?, carNetworkingSet?, seatBeltDetectionFunction?, "
     "dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last "
     "value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) "
     "and the call is refused if it has not answered",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=FuncSetIn,
+    answer=list[CommandOut],
+    tag="carSet",
 )
-async def funcset(request: Request, session: SessionDep, me: CurrentUser, body: FuncSetIn) -> R[Any]:
+async def funcset(ctx: crud.Ctx, body: FuncSetIn, state: State) -> list[dict[str, Any]]:
     switches = body.switches()
     if not switches:
         names = ", ".join(snake_to_camel(f) for f in FUNCSET_FIELDS)
         raise ServiceError(t("field_required", field=names))
     mask, _ = switch_bits(switches)
-    c = await _ctx(session, me)
-    cars = await _cars(c, body.ids())
-    service, user = _service(request), c.principal.user_id
+    cars = await _cars(ctx, body.ids())
+    service, user = _service(state), ctx.principal.user_id
     if mask != SWITCHES_ALL:
-        await _learn_switches(request, c, cars, body.wait)
+        await _learn_switches(state, ctx, cars, body.wait)
     ids = []
     for car in cars:
         try:
@@ -330,14 +363,14 @@ async def funcset(request: Request, session: SessionDep, me: CurrentUser, body: 
             raise ServiceError(t("param_unknown", field="functionSwitches", value=car.car_no)) from exc
         except ValueError as exc:
             raise ServiceError(t("command_invalid", reason=exc)) from exc
-    return ok(await _answer(request, c, ids, body.wait))
+    return await _answer(state, ctx, ids, body.wait)
 
 
-async def _learn_switches(request: Request, c: crud.Ctx, cars: list[Vehicle], wait_s: float) -> None:
+async def _learn_switches(state: State, c: crud.Ctx, cars: list[Vehicle], wait_s: float) -> None:
     """Make sure the function switches of every vehicle are known before any of them is changed: ask the terminals
     whose value is unknown (0x8106) and wait for them; refuse (400) if some stay unknown - their query stays queued,
     so a retry after the terminal answered succeeds."""
-    service = _service(request)
+    service = _service(state)
 
     async def unknown() -> list[Vehicle]:
         values = [await service.last_param_value(car.device_number or "", SWITCHES_PID) for car in cars]
@@ -368,10 +401,9 @@ async def _learn_switches(request: Request, c: crud.Ctx, cars: list[Vehicle], wa
 # --------------------------------------------------------------------------- parameterQuery, operation
 
 
-async def _attributes(request: Request, session: Any, me: Any, body: CarsIn, name: str) -> R[Any]:
-    c = await _ctx(session, me)
+async def _attributes(state: State, c: crud.Ctx, body: CarsIn, name: str) -> list[dict[str, Any]]:
     cars = await _cars(c, body.ids())
-    return ok(await _send(request, c, cars, name, QUERY_ATTRIBUTES, {}, body.wait))
+    return await _send(state, c, cars, name, QUERY_ATTRIBUTES, {}, body.wait)
 
 
 _ATTRIBUTES_SUMMARY = (
@@ -380,34 +412,43 @@ _ATTRIBUTES_SUMMARY = (
 )
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/parameterQuery/hardwareVersionNumberQuery",
-    tags=["parameterQuery"],
     summary=_ATTRIBUTES_SUMMARY,
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=CarsIn,
+    answer=list[CommandOut],
+    tag="parameterQuery",
 )
-async def hardware_version_query(request: Request, session: SessionDep, me: CurrentUser, body: CarsIn) -> R[Any]:
-    return await _attributes(request, session, me, body, "hardwareVersionNumberQuery")
+async def hardware_version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[str, Any]]:
+    return await _attributes(state, ctx, body, "hardwareVersionNumberQuery")
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/parameterQuery/softwareVersionNumberQuery",
-    tags=["parameterQuery"],
     summary=_ATTRIBUTES_SUMMARY,
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=CarsIn,
+    answer=list[CommandOut],
+    tag="parameterQuery",
 )
-async def software_version_query(request: Request, session: SessionDep, me: CurrentUser, body: CarsIn) -> R[Any]:
-    return await _attributes(request, session, me, body, "softwareVersionNumberQuery")
+async def software_version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[str, Any]]:
+    return await _attributes(state, ctx, body, "softwareVersionNumberQuery")
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/parameterQuery/versionNumberQuery",
-    tags=["parameterQuery"],
     summary=_ATTRIBUTES_SUMMARY,
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=CarsIn,
+    answer=list[CommandOut],
+    tag="parameterQuery",
 )
-async def version_query(request: Request, session: SessionDep, me: CurrentUser, body: CarsIn) -> R[Any]:
-    return await _attributes(request, session, me, body, "versionNumberQuery")
+async def version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[str, Any]]:
+    return await _attributes(state, ctx, body, "versionNumberQuery")
 
 
 class VersionUpdateIn(CarsIn):
@@ -422,19 +463,21 @@ class VersionUpdateIn(CarsIn):
     ] = None
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{F}/operation/versionUpdate",
-    tags=["operation"],
     summary="Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, "
     "wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), "
     "version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=VersionUpdateIn,
+    answer=list[CommandOut],
+    tag="operation",
 )
-async def version_update(request: Request, session: SessionDep, me: CurrentUser, body: VersionUpdateIn) -> R[Any]:
+async def version_update(ctx: crud.Ctx, body: VersionUpdateIn, state: State) -> list[dict[str, Any]]:
     if bool(body.url) == bool(body.package):
         raise ServiceError(t("one_of", field="url, package"))
-    c = await _ctx(session, me)
-    cars = await _cars(c, body.ids())
+    cars = await _cars(ctx, body.ids())
     if body.url:
         payload = url_upgrade_payload(
             body.url,
@@ -443,9 +486,9 @@ async def version_update(request: Request, session: SessionDep, me: CurrentUser,
             firmware_version=body.version,
             connect_timeout_min=body.connect_timeout_min,
         )
-        return ok(await _send(request, c, cars, "versionUpdate", TERMINAL_CONTROL, payload, body.wait))
+        return await _send(state, ctx, cars, "versionUpdate", TERMINAL_CONTROL, payload, body.wait)
     payload = {"type": body.upgrade_type, "maker": body.maker, "version": body.version, "package": body.package}
-    return ok(await _send(request, c, cars, "versionUpdate", UPGRADE_PACKAGE, payload, body.wait))
+    return await _send(state, ctx, cars, "versionUpdate", UPGRADE_PACKAGE, payload, body.wait)
 
 
 # --------------------------------------------------------------------------- /api/liftdesk/command
@@ -460,67 +503,80 @@ def _generic_names() -> list[str]:
     return [name for name in GENERIC_COMMANDS if name in COMMAND_NAMES]
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     f"{CMD}/send",
-    tags=["command"],
     summary="Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | "
     "factory_reset | close_data_link | ..., params?}, vehicle_control {lockLevel | doors | controls}, text {text, "
     "display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, "
     "areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, "
     "query_attributes {}",
-    response_model=R[list[CommandOut]],
+    permission="edit",
+    body=SendIn,
+    answer=list[CommandOut],
+    tag="command",
 )
-async def send(request: Request, session: SessionDep, me: CurrentUser, body: SendIn) -> R[Any]:
+async def send(ctx: crud.Ctx, body: SendIn, state: State) -> list[dict[str, Any]]:
     names = _generic_names()
     if body.name not in names:
         raise ServiceError(t("validation", field="name", reason=" | ".join(names)))
-    c = await _ctx(session, me)
-    cars = await _cars(c, body.ids())
-    return ok(await _send(request, c, cars, body.name, COMMAND_NAMES[body.name], body.payload, body.wait))
+    cars = await _cars(ctx, body.ids())
+    return await _send(state, ctx, cars, body.name, COMMAND_NAMES[body.name], body.payload, body.wait)
 
 
-@router.get(
+class CommandIdQuery(Schema):
+    id: Id
+
+
+@res.COMMAND.action(
+    "GET",
     f"{CMD}/detail",
-    tags=["command"],
     summary="One command by id: status, attempts, who sent it, the answer or the error",
-    response_model=R[CommandOut],
+    kind="detail",
+    query=CommandIdQuery,
+    answer=CommandOut,
 )
-async def detail(request: Request, session: SessionDep, me: CurrentUser, id: str = "") -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.COMMAND, dict(request.query_params))  # tenantId: the platform admin
-    return ok(await command_log.detail(c, crud.parse_id(id, "id")))
+async def detail(ctx: crud.Ctx, query: CommandIdQuery) -> dict[str, Any]:
+    return await command_log.detail(ctx, query.id)
 
 
-@router.post(
+async def _cancel(ctx: crud.Ctx, rows: Sequence[Any], state: State) -> list[dict[str, Any]]:
+    ids = [row.id for row in rows]
+    if not await _service(state).cancel(ctx.scope.tenant_id, ids, ctx.principal.user_id):
+        # one of them left "pending" meanwhile (sent to a terminal that just came back): none is cancelled
+        raise ServiceError(t("command_not_pending", value=", ".join(str(i) for i in ids)))
+    # The service cancelled them in its own transaction: end ours and forget the rows we had, to read them afresh.
+    await ctx.session.commit()
+    ctx.session.expire_all()
+    return await command_log.read(ctx, ids)
+
+
+declare_batch(
+    res.COMMAND,
+    "POST",
     f"{CMD}/cancel",
-    tags=["command"],
-    summary="Cancel pending (queued) commands by ids=1,2: all of them or none",
-    response_model=R[list[CommandOut]],
+    name="cancel",
+    summary="Cancel pending (queued) commands by ids=1,2: every selected command must be pending; all or none",
+    permission="edit",
+    rule=lambda command: command.status == PENDING,
+    refusal="command_not_pending",
+    name_of=lambda command: str(command.id),
+    apply=_cancel,
+    answer=list[CommandOut],
 )
-async def cancel(request: Request, session: SessionDep, me: CurrentUser, ids: str = "") -> R[Any]:
-    c = await crud.Ctx.build(session, me, res.COMMAND)
-    await c.require("edit")
-    wanted = list(dict.fromkeys(crud.parse_ids(ids)))
-    rows = await command_log.read(c, wanted)
-    if len(rows) != len(wanted):
-        raise ServiceError(t("not_found"))
-    busy = [r["id"] for r in rows if r["status"] != PENDING]
-    if busy or not await _service(request).cancel(c.scope.tenant_id, wanted, c.principal.user_id):
-        raise ServiceError(t("command_not_pending", value=", ".join(str(i) for i in busy or wanted)))
-    return ok(await command_log.read(c, wanted))
 
 
-@router.post(
+@res.VEHICLE.action(
+    "POST",
     "/api/liftdesk/terminal/release",
-    tags=["command"],
     summary="Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until "
     "then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm",
-    response_model=R[bool],
+    permission="edit",
+    query=CarQuery,
+    answer=bool,
+    tag="command",
 )
-async def release_terminal(request: Request, session: SessionDep, me: CurrentUser, carId: str = "") -> R[bool]:
-    c = await _ctx(session, me)
-    (car,) = await _cars(c, [crud.parse_id(carId, "carId")])
-    terminals: TerminalService = request.app.state.terminals
-    return ok(await terminals.release(car.device_number or ""))
-
-
-__all__ = ["router"]
+async def release_terminal(ctx: crud.Ctx, query: CarQuery, state: State) -> bool:
+    (car,) = await _cars(ctx, [query.car_id])
+    terminals: TerminalService = state.terminals
+    return await terminals.release(car.device_number or "")

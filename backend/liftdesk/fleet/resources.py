@@ -22,6 +22,8 @@ VEHICLE = REGISTRY.register(
         # the live map, the fence editor (binding vehicles) and the command log show vehicles too
         view_menus=("vehicle", "car_monitor", "fence", "command_log"),
         label="car_no",
+        # a vehicle's number names it in the tenant (lists, imports that match on it, exports)
+        unique=(("car_no",),),
         ops={
             "insertCarInfo": "create",
             "updateCarInfoById": "update",

@@ -40,17 +40,22 @@ FENCE_CHANGED = "fleet.fence.changed"
 
 
 async def place_in_organisation(ctx: Ctx, obj: Any, creating: bool) -> None:
-    """A fleet row belongs to an organisation (``mechanismId``): the caller's own by default, else one the caller's
-    scope can see (400 otherwise); a new row's ``create_dept`` is that organisation, so data scopes by organisation
-    find it."""
-    if obj.mechanism_id is None:
+    """A fleet row belongs to an organisation (``mechanismId``): the caller's own by default, else one of the
+    caller's tenant that the caller's scope of organisations shows; a new row's ``create_dept`` is that
+    organisation, so data scopes by organisation find it. Either way the row must be one the caller's data rule of
+    the row's own resource shows once written (a vehicle placed outside "own organisation" is refused): 400."""
+    given = obj.mechanism_id is not None
+    if not given:
         obj.mechanism_id = ctx.principal.dept_id
-    else:
-        found = await ctx.session.execute(ctx.scope.select(Dept).where(Dept.id == obj.mechanism_id))
-        if found.first() is None:
-            raise ServiceError(t("field_invalid", field="mechanismId"))
     if creating:
         obj.create_dept = obj.mechanism_id
+    if not given and not ctx.scope.narrows(type(obj)):
+        return  # the caller's own organisation, and no data rule that could refuse it
+    found = await ctx.session.execute(
+        ctx.scope.select(Dept).with_only_columns(Dept.id).where(Dept.id == obj.mechanism_id, ctx.scope.admits(obj))
+    )
+    if found.first() is None:
+        raise ServiceError(t("field_invalid", field="mechanismId"))
 
 
 class VehicleHooks(Hooks):
@@ -72,33 +77,45 @@ class VehicleHooks(Hooks):
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         await ctx.session.execute(
             update(Terminal)
-            .where(Terminal.vehicle_id == obj.id, Terminal.device_number != (obj.device_number or ""))
+            .where(
+                *ctx.scope.where(Terminal),
+                Terminal.vehicle_id == obj.id,
+                Terminal.device_number != (obj.device_number or ""),
+            )
             .values(vehicle_id=None)
         )
         if obj.device_number:
             # The terminal row keeps the vehicle's SIM number (the card in the terminal; its ICCID comes from 0x0107).
             await ctx.session.execute(
                 update(Terminal)
-                .where(Terminal.device_number == obj.device_number, Terminal.tenant_id == obj.tenant_id)
+                .where(*ctx.scope.where(Terminal), Terminal.device_number == obj.device_number)
                 .values(vehicle_id=obj.id, sim_number=obj.sim_number)
             )
         ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": obj.id, "deviceNumber": obj.device_number}))
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
-        await ctx.session.execute(update(Terminal).where(Terminal.vehicle_id.in_(ids)).values(vehicle_id=None))
-        # A removed vehicle leaves its fences; its terminal drops their areas.
+        await ctx.session.execute(
+            update(Terminal).where(*ctx.scope.where(Terminal), Terminal.vehicle_id.in_(ids)).values(vehicle_id=None)
+        )
+        # A removed vehicle leaves its fences (those outside the caller's data scope too); its terminal drops their
+        # areas.
         links = await ctx.session.execute(
-            select(FenceCar.vehicle_id, Fence)
-            .join(Fence, Fence.id == FenceCar.fence_id)
-            .where(FenceCar.vehicle_id.in_(ids), Fence.tenant_id == FenceCar.tenant_id, Fence.is_deleted == 0)
+            ctx.scope.apply(
+                select(FenceCar.vehicle_id, Fence)
+                .join(Fence, Fence.id == FenceCar.fence_id)
+                .where(FenceCar.vehicle_id.in_(ids)),
+                FenceCar,
+                Fence,
+                data=False,
+            )
         )
         cars = {r.id: r for r in rows}
         plan = AreaPlan()
         for vehicle_id, fence in links.all():
             if fence.enable_status == 1:
                 plan.add(cars[vehicle_id], delete_area_command(fence.fence_type, int(fence.area_id or 0)))
-        await ctx.session.execute(delete(FenceCar).where(FenceCar.vehicle_id.in_(ids)))
+        await ctx.session.execute(delete(FenceCar).where(*ctx.scope.where(FenceCar), FenceCar.vehicle_id.in_(ids)))
         plan.queue(ctx)
         for r in rows:
             ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": r.id, "deviceNumber": r.device_number}))
@@ -107,25 +124,22 @@ class VehicleHooks(Hooks):
         ids = [r["id"] for r in rows]
         if not ids:
             return rows
-        depts = dict(
-            (
-                await ctx.session.execute(
-                    select(Dept.id, Dept.dept_name).where(
-                        Dept.id.in_({r["mechanism_id"] for r in rows if r["mechanism_id"]})
-                    )
-                )
-            ).all()
-        )
+        depts = await organisation_names(ctx, {r["mechanism_id"] for r in rows if r["mechanism_id"]})
         states = {
             s.vehicle_id: s
-            for s in (await ctx.session.execute(select(VehicleState).where(VehicleState.vehicle_id.in_(ids)))).scalars()
+            for s in (
+                await ctx.session.execute(ctx.scope.select(VehicleState).where(VehicleState.vehicle_id.in_(ids)))
+            ).scalars()
         }
         hours = dict(
             (
                 await ctx.session.execute(
-                    select(DailyStat.vehicle_id, func.sum(DailyStat.boot_s))
-                    .where(DailyStat.vehicle_id.in_(ids))
-                    .group_by(DailyStat.vehicle_id)
+                    ctx.scope.apply(
+                        select(DailyStat.vehicle_id, func.sum(DailyStat.boot_s))
+                        .where(DailyStat.vehicle_id.in_(ids))
+                        .group_by(DailyStat.vehicle_id),
+                        DailyStat,
+                    )
                 )
             ).all()
         )
@@ -206,33 +220,40 @@ class AreaPlan:
         ctx.after_commit.append(send)
 
 
+async def organisation_names(ctx: Ctx, ids: Collection[int]) -> dict[int, str]:
+    """Names of organisations of the caller's tenant (labels beside rows the caller reads)."""
+    if not ids:
+        return {}
+    stmt = ctx.scope.apply(select(Dept.id, Dept.dept_name).where(Dept.id.in_(list(ids))), Dept, data=False)
+    return {ident: name for ident, name in (await ctx.session.execute(stmt)).all()}
+
+
 async def vehicle_scope(ctx: Ctx) -> Scope:
-    """Vehicles are read through their own resource's data scope, whatever resource the request is about."""
-    return await Scope.of(ctx.session, ctx.principal, "vehicle", tenant_id=ctx.scope.tenant_id)
+    """The scope vehicles are read through: the request's own, since every model is read through its own
+    resource's data rule (``core.scope``) whatever resource the request is about."""
+    return ctx.scope
 
 
 async def scoped_vehicles(ctx: Ctx, ids: Collection[int]) -> dict[int, Vehicle]:
     if not ids:
         return {}
-    scope = await vehicle_scope(ctx)
-    rows = await ctx.session.execute(scope.select(Vehicle).where(Vehicle.id.in_(list(ids))))
+    rows = await ctx.session.execute(ctx.scope.select(Vehicle).where(Vehicle.id.in_(list(ids))))
     return {car.id: car for car in rows.scalars().all()}
 
 
-async def _vehicles(ctx: Ctx, tenant_id: str, ids: Iterable[int]) -> dict[int, Vehicle]:
-    """Vehicles of a fence's tenant, unscoped: a fence's terminals must hear of it whoever changed it."""
+async def _vehicles(ctx: Ctx, ids: Iterable[int]) -> dict[int, Vehicle]:
+    """Vehicles of the tenant, outside the caller's data rule too: a fence's terminals must hear of it whoever
+    changed it."""
     wanted = list(ids)
     if not wanted:
         return {}
-    rows = await ctx.session.execute(
-        select(Vehicle).where(Vehicle.id.in_(wanted), Vehicle.tenant_id == tenant_id, Vehicle.is_deleted == 0)
-    )
+    rows = await ctx.session.execute(ctx.scope.select(Vehicle, data=False).where(Vehicle.id.in_(wanted)))
     return {car.id: car for car in rows.scalars().all()}
 
 
 async def linked_vehicle_ids(ctx: Ctx, fence_id: int) -> set[int]:
-    rows = await ctx.session.execute(select(FenceCar.vehicle_id).where(FenceCar.fence_id == fence_id))
-    return set(rows.scalars().all())
+    stmt = ctx.scope.apply(select(FenceCar.vehicle_id).where(FenceCar.fence_id == fence_id), FenceCar)
+    return set((await ctx.session.execute(stmt)).scalars().all())
 
 
 def _number(value: Any, field: str, low: float, high: float, required: bool = True) -> float | None:
@@ -359,7 +380,9 @@ class FenceHooks(Hooks):
             added = wanted - old
             if removed:
                 await ctx.session.execute(
-                    delete(FenceCar).where(FenceCar.fence_id == fence.id, FenceCar.vehicle_id.in_(removed))
+                    delete(FenceCar).where(
+                        *ctx.scope.where(FenceCar), FenceCar.fence_id == fence.id, FenceCar.vehicle_id.in_(removed)
+                    )
                 )
             if added:
                 await ctx.session.execute(
@@ -367,7 +390,7 @@ class FenceHooks(Hooks):
                     [{"fence_id": fence.id, "vehicle_id": v, "tenant_id": fence.tenant_id} for v in sorted(added)],
                 )
             linked = (old - removed) | added
-        cars = await _vehicles(ctx, fence.tenant_id, linked | removed)
+        cars = await _vehicles(ctx, linked | removed)
         was_enabled = before is not None and before.enabled
         old_type = before.fence_type if before is not None else fence.fence_type
         area_id = int(fence.area_id or 0)
@@ -391,9 +414,11 @@ class FenceHooks(Hooks):
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
-        links = (await ctx.session.execute(select(FenceCar).where(FenceCar.fence_id.in_(ids)))).scalars().all()
+        links = (
+            (await ctx.session.execute(ctx.scope.select(FenceCar).where(FenceCar.fence_id.in_(ids)))).scalars().all()
+        )
         by_fence = {r.id: r for r in rows}
-        cars = await _vehicles(ctx, ctx.scope.tenant_id, {link.vehicle_id for link in links})
+        cars = await _vehicles(ctx, {link.vehicle_id for link in links})
         plan = AreaPlan()
         for link in links:
             fence, car = by_fence[link.fence_id], cars.get(link.vehicle_id)
@@ -402,7 +427,7 @@ class FenceHooks(Hooks):
             if fence.enable_status == 1:
                 plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
             plan.touch(car)
-        await ctx.session.execute(delete(FenceCar).where(FenceCar.fence_id.in_(ids)))
+        await ctx.session.execute(delete(FenceCar).where(*ctx.scope.where(FenceCar), FenceCar.fence_id.in_(ids)))
         plan.queue(ctx)
 
     def filter(self, ctx: Ctx, stmt: Any) -> Any:
@@ -410,25 +435,27 @@ class FenceHooks(Hooks):
         if car:
             if not car.isdigit():
                 raise ServiceError(t("field_invalid", field="carId"))
-            stmt = stmt.where(Fence.id.in_(select(FenceCar.fence_id).where(FenceCar.vehicle_id == int(car))))
+            bound = ctx.scope.apply(select(FenceCar.fence_id).where(FenceCar.vehicle_id == int(car)), FenceCar)
+            stmt = stmt.where(Fence.id.in_(bound))
         return stmt
 
     async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         ids = [r["id"] for r in rows]
         if not ids:
             return rows
-        scope = await vehicle_scope(ctx)
-        stmt = (
+        # the vehicles of each fence the caller's data rule of vehicles shows
+        stmt = ctx.scope.apply(
             select(FenceCar.fence_id, FenceCar.vehicle_id)
             .join(Vehicle, Vehicle.id == FenceCar.vehicle_id)
             .where(FenceCar.fence_id.in_(ids))
-            .order_by(FenceCar.fence_id, Vehicle.car_no, Vehicle.id)
+            .order_by(FenceCar.fence_id, Vehicle.car_no, Vehicle.id),
+            FenceCar,
+            Vehicle,
         )
         by_fence: dict[int, list[int]] = {}
-        for fence_id, vehicle_id in (await ctx.session.execute(stmt.where(*scope.where(Vehicle)))).all():
+        for fence_id, vehicle_id in (await ctx.session.execute(stmt)).all():
             by_fence.setdefault(fence_id, []).append(vehicle_id)
-        depts = {r["mechanism_id"] for r in rows if r["mechanism_id"]}
-        names = dict((await ctx.session.execute(select(Dept.id, Dept.dept_name).where(Dept.id.in_(depts)))).all())
+        names = await organisation_names(ctx, {r["mechanism_id"] for r in rows if r["mechanism_id"]})
         for r in rows:
             r["car_ids"] = by_fence.get(r["id"], [])
             r["car_count"] = len(r["car_ids"])
@@ -454,7 +481,7 @@ async def _assign_area_id(ctx: Ctx, fence: Fence) -> None:
 async def unbind(ctx: Ctx, fence: Fence, car: Vehicle) -> bool:
     """Take one vehicle off one fence (both already read through the caller's scope); its terminal drops the area."""
     done = await ctx.session.execute(
-        delete(FenceCar).where(FenceCar.fence_id == fence.id, FenceCar.vehicle_id == car.id)
+        delete(FenceCar).where(*ctx.scope.where(FenceCar), FenceCar.fence_id == fence.id, FenceCar.vehicle_id == car.id)
     )
     if not done.rowcount:  # type: ignore[attr-defined]
         raise ServiceError(t("not_found"))

@@ -12,16 +12,15 @@ from __future__ import annotations
 import re
 import secrets
 import string
-from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request
 from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core import crud
-from liftdesk.core.deps import AUTH_REVOKED, CurrentUser, SessionDep, revoke_user_tokens
-from liftdesk.core.envelope import R, ServiceError, ok
+from liftdesk.core.actions import SIGNED_IN
+from liftdesk.core.deps import AUTH_REVOKED, revoke_user_tokens
+from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.kv import KV
 from liftdesk.core.schemas import Schema
@@ -29,7 +28,6 @@ from liftdesk.core.security import hash_password, md5_hex, verify_password
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
 
-router = APIRouter(tags=["user"])
 USER = "/api/blade-user"
 MD5 = re.compile(r"^[0-9a-fA-F]{32}$")
 SPECIALS = "!@#$%^&*()-_=+[]{};:,.?/~"
@@ -67,14 +65,11 @@ def random_password(length: int = 12) -> str:
     return "".join(chars)
 
 
-async def revoke_user(request: Request | None, session: AsyncSession, user_id: int) -> None:
-    """Every token of the user stops working in every process; their live sockets close after the commit."""
-    await revoke_user_tokens(KV(session), user_id, REVOCATION_TTL_S)
-    if request is not None:
-        bus = getattr(request.app.state, "bus", None)
-        if bus is not None:
-            await session.commit()
-            await bus.publish(AUTH_REVOKED, {"userId": str(user_id)})
+async def revoke_user(ctx: crud.Ctx, user_id: int) -> None:
+    """Every token of the user stops working in every process; their live sockets close once the request's work
+    is committed (``AUTH_REVOKED`` leaves through the request's outbox)."""
+    await revoke_user_tokens(KV(ctx.session), user_id, REVOCATION_TTL_S)
+    ctx.outbox.append((AUTH_REVOKED, {"userId": str(user_id)}))
 
 
 def _md5(value: str, field: str) -> str:
@@ -86,24 +81,29 @@ def _md5(value: str, field: str) -> str:
     return value.lower()
 
 
-@router.post(
+class PasswordChangeQuery(Schema):
+    old_password: str = Field(default="", max_length=64, description="md5 hex of the current password")
+    new_password: str = Field(default="", max_length=64, description="md5 hex of the new password")
+    new_password1: str = Field(default="", max_length=64, description="md5 hex of the new password, again")
+
+
+@res.USER.action(
+    "POST",
     f"{USER}/update-password",
+    permission=SIGNED_IN,
+    query=PasswordChangeQuery,
+    answer=bool,
+    message="password_changed",
     summary="Change one's own password (md5 hex of old, new, confirmation); every earlier token is revoked",
 )
-async def update_password(
-    request: Request,
-    session: SessionDep,
-    me: CurrentUser,
-    oldPassword: Annotated[str, Query(max_length=64)] = "",
-    newPassword: Annotated[str, Query(max_length=64)] = "",
-    newPassword1: Annotated[str, Query(max_length=64)] = "",
-) -> R[bool]:
-    old = _md5(oldPassword, "oldPassword")
-    new = _md5(newPassword, "newPassword")
-    again = _md5(newPassword1, "newPassword1")
+async def update_password(ctx: crud.Ctx, query: PasswordChangeQuery) -> bool:
+    old = _md5(query.old_password, "oldPassword")
+    new = _md5(query.new_password, "newPassword")
+    again = _md5(query.new_password1, "newPassword1")
     if new != again:
         raise ServiceError(t("password_mismatch"))
-    user = await session.get(m.User, me.user_id)
+    me = ctx.principal
+    user = await ctx.session.get(m.User, me.user_id)
     if user is None or user.is_deleted or user.tenant_id != me.tenant_id:
         raise ServiceError(t("not_found"))
     if not verify_password(user.password, old):
@@ -112,16 +112,13 @@ async def update_password(
         raise ServiceError(t("password_unchanged"))
     user.password = hash_password(new)
     user.password_must_change = 0
-    await revoke_user(request, session, user.id)
-    await session.commit()
-    return ok(True, t("password_changed"))
+    await revoke_user(ctx, user.id)
+    return True
 
 
-async def _users(session: AsyncSession, me: Any, user_ids: str) -> list[m.User]:
-    c = await crud.Ctx.build(session, me, res.USER)
-    await c.require("edit")
+async def _users(ctx: crud.Ctx, user_ids: str) -> list[m.User]:
     ids = crud.parse_ids(user_ids, "userIds")
-    rows = (await session.execute(c.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
+    rows = (await ctx.session.execute(ctx.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
     if len(rows) != len(set(ids)):
         raise ServiceError(t("not_found"))
     return list(rows)
@@ -133,65 +130,76 @@ class NewPasswords(Schema):
     passwords: dict[str, str]
 
 
-async def _set(request: Request, session: AsyncSession, users: list[m.User], plain: dict[int, str]) -> None:
+async def _set(ctx: crud.Ctx, users: list[m.User], plain: dict[int, str]) -> None:
     for user in users:
         user.password = hash_password(md5_hex(plain[user.id]))
         user.password_must_change = 1  # the administrator knows it: the user chooses their own at next sign-in
-        await revoke_user(None, session, user.id)
-    await session.commit()
-    bus = getattr(request.app.state, "bus", None)
-    if bus is not None:
-        for user in users:
-            await bus.publish(AUTH_REVOKED, {"userId": str(user.id)})
+        await revoke_user(ctx, user.id)
 
 
-@router.post(
+class UserIdsQuery(Schema):
+    user_ids: str = Field(default="", max_length=4000, description="comma-separated user ids")
+
+
+@res.USER.action(
+    "POST",
     f"{USER}/reset-password",
+    permission="edit",
+    kind="batch",
+    query=UserIdsQuery,
+    answer=NewPasswords,
     summary="Reset users' passwords to a fresh random one each (shown once); they choose their own at next sign-in",
 )
-async def reset_password(request: Request, session: SessionDep, me: CurrentUser, userIds: str = "") -> R[NewPasswords]:
+async def reset_password(ctx: crud.Ctx, query: UserIdsQuery) -> NewPasswords:
     # BladeX resets to the parameter ``account.initPassword`` (123456), the same for everybody and known to all:
     # a reset here gives each user a random password that follows the rule instead.
-    users = await _users(session, me, userIds)
+    users = await _users(ctx, query.user_ids)
     plain = {u.id: random_password() for u in users}
-    await _set(request, session, users, plain)
-    return ok(NewPasswords(passwords={u.account: plain[u.id] for u in users}))
+    await _set(ctx, users, plain)
+    return NewPasswords(passwords={u.account: plain[u.id] for u in users})
 
 
 class ReplaceIn(Schema):
-    user_ids: Annotated[str, Field(max_length=4000)] = ""
-    password: Annotated[str, Field(max_length=64)] = ""
+    user_ids: str = Field(default="", max_length=4000, description="comma-separated user ids")
+    password: str = Field(default="", max_length=64, description="the new password, in plain text")
 
 
-@router.post(
+@res.USER.action(
+    "POST",
     f"{USER}/replacePassword",
-    summary="Set the given password (plain text, checked against the rule) for users; changed at next sign-in",
+    permission="edit",
+    kind="batch",
+    query=ReplaceIn,
+    body=ReplaceIn,
+    answer=bool,
+    message="password_changed",
+    summary="Set the given password (plain text, checked against the rule) for users; changed at next sign-in "
+    "(in the JSON body or the query)",
 )
-async def replace_password(
-    request: Request,
-    session: SessionDep,
-    me: CurrentUser,
-    body: Annotated[ReplaceIn | None, Body()] = None,
-    userIds: Annotated[str, Query(max_length=4000)] = "",
-    password: Annotated[str, Query(max_length=64)] = "",
-) -> R[bool]:
-    ids = (body.user_ids if body else "") or userIds
-    plain = (body.password if body else "") or password
+async def replace_password(ctx: crud.Ctx, query: ReplaceIn, body: ReplaceIn) -> bool:
+    ids = body.user_ids or query.user_ids
+    plain = body.password or query.password
     if not plain:
         raise ServiceError(t("field_required", field="password"))
     check_rule(plain)
-    users = await _users(session, me, ids)
-    await _set(request, session, users, {u.id: plain for u in users})
-    return ok(True, t("password_changed"))
+    users = await _users(ctx, ids)
+    await _set(ctx, users, {u.id: plain for u in users})
+    return True
 
 
 class RandomPassword(Schema):
     password: str
 
 
-@router.post(f"{USER}/randomPassword", summary="A random password that follows the password rule (nothing saved)")
-async def new_random_password(me: CurrentUser) -> R[RandomPassword]:
-    return ok(RandomPassword(password=random_password()))
+@res.USER.action(
+    "POST",
+    f"{USER}/randomPassword",
+    permission=SIGNED_IN,
+    answer=RandomPassword,
+    summary="A random password that follows the password rule (nothing saved)",
+)
+async def new_random_password(ctx: crud.Ctx) -> RandomPassword:
+    return RandomPassword(password=random_password())
 
 
 async def accounts_in_tenants(session: AsyncSession, account: str, limit: int = 20) -> list[tuple[str, str, str]]:

@@ -14,6 +14,7 @@ from liftdesk.core.envelope import Forbidden, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import id_of, ids_of
 from liftdesk.core.registry import Hooks
+from liftdesk.core.scope import organisation_branch
 from liftdesk.core.security import ADMINISTRATOR, ADMINISTRATOR_ROLE_ID, TENANT_ADMIN, hash_password, md5_hex
 from liftdesk.system import models as m
 
@@ -49,9 +50,11 @@ def _csv(text: str | None) -> list[int]:
 
 
 async def _names(ctx: Ctx, model: Any, label: str, ids: set[int]) -> dict[int, str]:
+    """Labels of referenced rows of the caller's tenant (roles, organisations, posts, parents)."""
     if not ids:
         return {}
-    rows = await ctx.session.execute(select(model.id, getattr(model, label)).where(model.id.in_(ids)))
+    stmt = ctx.scope.apply(select(model.id, getattr(model, label)).where(model.id.in_(ids)), model, data=False)
+    rows = await ctx.session.execute(stmt)
     return {i: n for i, n in rows.all()}
 
 
@@ -88,13 +91,14 @@ class DictHooks(Hooks):
 
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if obj.parent_id:
-            parent: Any = await ctx.session.get(self.model, obj.parent_id)
+            parents = ctx.scope.select(self.model, data=False).where(self.model.id == obj.parent_id)
+            parent: Any = (await ctx.session.execute(parents)).scalar_one_or_none()
             if parent is not None:
                 obj.code = parent.code
         elif not creating and "code" in data:
             # Renaming a root's code renames its entries.
-            old = await ctx.session.execute(select(self.model.code).where(self.model.id == obj.id))
-            old_code = old.scalar_one_or_none()
+            stored = ctx.scope.apply(select(self.model.code).where(self.model.id == obj.id), self.model, data=False)
+            old_code = (await ctx.session.execute(stored)).scalar_one_or_none()
             if old_code and old_code != obj.code:
                 kids = await ctx.session.execute(ctx.scope.select(self.model).where(self.model.parent_id == obj.id))
                 for kid in kids.scalars():
@@ -150,7 +154,8 @@ class RoleHooks(Hooks):
 class MenuHooks(Hooks):
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if obj.parent_id:
-            parent = await ctx.session.get(m.Menu, obj.parent_id)
+            parents = ctx.scope.select(m.Menu, data=False).where(m.Menu.id == obj.parent_id)
+            parent = (await ctx.session.execute(parents)).scalar_one_or_none()
             if parent is not None and parent.category == 2:
                 raise ServiceError(t("bad_parent"))
 
@@ -228,8 +233,8 @@ class UserHooks(Hooks):
     def filter(self, ctx: Ctx, stmt: Any) -> Any:
         dept = id_of(ctx.params.get("deptId", ""))
         if dept is not None:
-            tree = select(m.Dept.id).where((m.Dept.id == dept) | m.Dept.ancestors.like(f"%{dept}%"))
-            users = select(m.UserDept.user_id).where(m.UserDept.dept_id.in_(tree))
+            branch = organisation_branch(ctx.scope.tenant_id, dept)
+            users = select(m.UserDept.user_id).where(m.UserDept.dept_id.in_(branch))
             stmt = stmt.where(m.User.id.in_(users))
         return stmt
 
@@ -240,7 +245,7 @@ class UserHooks(Hooks):
         roles = await _names(ctx, m.Role, "role_name", role_ids)
         depts = await _names(ctx, m.Dept, "dept_name", dept_ids)
         posts = await _names(ctx, m.Post, "post_name", post_ids)
-        tenants = dict((await ctx.session.execute(select(m.Tenant.tenant_id, m.Tenant.tenant_name))).all())
+        tenants = await _tenant_names(ctx, {str(r.get("tenant_id")) for r in rows})
         sexes = await dict_labels(ctx.session, "sex")
         types = await dict_labels(ctx.session, "user_type")
         for r in rows:
@@ -253,6 +258,13 @@ class UserHooks(Hooks):
         return rows
 
 
+async def _tenant_names(ctx: Ctx, tenant_ids: set[str]) -> dict[str, str]:
+    stmt = ctx.scope.apply(
+        select(m.Tenant.tenant_id, m.Tenant.tenant_name).where(m.Tenant.tenant_id.in_(tenant_ids)), m.Tenant, data=False
+    )
+    return {tid: name for tid, name in (await ctx.session.execute(stmt)).all()}
+
+
 async def _revoke(ctx: Ctx, user_id: int) -> None:
     from liftdesk.core.deps import AUTH_REVOKED, revoke_user_tokens
     from liftdesk.core.kv import KV
@@ -262,9 +274,8 @@ async def _revoke(ctx: Ctx, user_id: int) -> None:
 
 
 async def _check_quota(ctx: Ctx) -> None:
-    tenant = (
-        await ctx.session.execute(select(m.Tenant).where(m.Tenant.tenant_id == ctx.scope.tenant_id))
-    ).scalar_one_or_none()
+    mine = ctx.scope.select(m.Tenant, data=False).where(m.Tenant.tenant_id == ctx.scope.tenant_id)
+    tenant = (await ctx.session.execute(mine)).scalar_one_or_none()
     if tenant is None or tenant.account_number < 0:
         return
     from liftdesk.core.crud import count

@@ -5,7 +5,8 @@ The caller needs the vehicles' edit permission, and every device must belong to 
 to the caller's data scope (403 otherwise, also for unknown devices, so nothing leaks); a device of the tenant whose
 terminal is bound to no vehicle gets 400 (its fixes have nowhere to go and are not stored).
 The answer comes once the data is committed (``Pipeline.submit``); the caller may re-send on any failure.
-Mount with ``app.include_router(router)``; needs ``app.state.pipeline`` (and uses ``app.state.terminals`` if set).
+An action of the vehicle resource (``core.actions``); needs ``app.state.pipeline`` (and uses
+``app.state.terminals`` if set).
 """
 
 from __future__ import annotations
@@ -13,14 +14,13 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 from sqlalchemy import select
+from starlette.datastructures import State
 
 from liftdesk.core import crud
 from liftdesk.core.db import utcnow
-from liftdesk.core.deps import CurrentUser, SessionDep
-from liftdesk.core.envelope import Forbidden, R, ServiceError, ok
+from liftdesk.core.envelope import Forbidden, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.resources import VEHICLE
@@ -29,7 +29,6 @@ from liftdesk.telemetry.messages import Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
 
-router = APIRouter(tags=["telemetry"])
 SOURCE = "http"
 
 
@@ -54,33 +53,42 @@ class IngestResult(BaseModel):
     fixes: int
 
 
-@router.post("/api/liftdesk/ingest", summary="Ingest fixes of the caller's terminals", response_model=R[IngestResult])
-async def ingest(
-    request: Request,
-    session: SessionDep,
-    me: CurrentUser,
-    body: Annotated[IngestReport | Annotated[list[IngestReport], Field(min_length=1, max_length=500)], Body()],
-) -> R[IngestResult]:
-    reports = body if isinstance(body, list) else [body]
+class IngestIn(RootModel[IngestReport | Annotated[list[IngestReport], Field(min_length=1, max_length=500)]]):
+    """One report or a list of them (a JSON object or an array)."""
+
+    def reports(self) -> list[IngestReport]:
+        return self.root if isinstance(self.root, list) else [self.root]
+
+
+@VEHICLE.action(
+    "POST",
+    "/api/liftdesk/ingest",
+    summary="Ingest fixes of the caller's terminals",
+    permission="edit",
+    body=IngestIn,
+    answer=IngestResult,
+    tag="telemetry",
+)
+async def ingest(ctx: crud.Ctx, body: IngestIn, state: State) -> IngestResult:
+    # Posting a vehicle's telemetry writes its data: the vehicle resource's edit permission (checked before the
+    # input), and only vehicles the caller's data scope shows (a terminal of the tenant bound to no vehicle passes
+    # here and gets its 400 below).
+    reports = body.reports()
     if sum(len(r.fixes) for r in reports) > MAX_FIXES:  # 500 reports x 5,000 fixes once held the loop for seconds
         raise ServiceError(t("too_many", field="fixes", limit=MAX_FIXES))
-    pipeline: Pipeline | None = getattr(request.app.state, "pipeline", None)
+    pipeline: Pipeline | None = getattr(state, "pipeline", None)
     if pipeline is None:
         raise Unavailable("telemetry pipeline not available")
-    # Posting a vehicle's telemetry writes its data: the vehicle resource's edit permission, and only vehicles the
-    # caller's data scope shows (a terminal of the tenant bound to no vehicle passes here and gets its 400 below).
-    c = await crud.Ctx.build(session, me, VEHICLE)
-    await c.require("edit")
-    terminals: TerminalService = getattr(request.app.state, "terminals", None) or TerminalService(request.app.state.db)
+    terminals: TerminalService = getattr(state, "terminals", None) or TerminalService(state.db)
     bound: set[int] = set()
     for device in {r.device for r in reports}:
         known = await terminals.lookup(device)
-        if known is None or known.tenant_id != c.scope.tenant_id:
+        if known is None or known.tenant_id != ctx.scope.tenant_id:
             raise Forbidden(t("forbidden"))
         if known.vehicle_id is not None:
             bound.add(known.vehicle_id)
     if bound:
-        visible = await session.execute(select(Vehicle.id).where(Vehicle.id.in_(bound), *c.scope.where(Vehicle)))
+        visible = await ctx.session.execute(select(Vehicle.id).where(Vehicle.id.in_(bound), *ctx.scope.where(Vehicle)))
         if len(visible.all()) != len(bound):
             raise Forbidden(t("forbidden"))
     now = utcnow()
@@ -94,4 +102,4 @@ async def ingest(
             raise result
     if unbound:  # the other devices' fixes are stored; re-sending them all is harmless (duplicates are ignored)
         raise ServiceError(t("terminal_unbound", field="device", value=", ".join(unbound)))
-    return ok(IngestResult(reports=len(submitted), fixes=sum(len(r.fixes) for r in submitted)))
+    return IngestResult(reports=len(submitted), fixes=sum(len(r.fixes) for r in submitted))

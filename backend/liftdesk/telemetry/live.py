@@ -146,7 +146,7 @@ class LiveHub:
         """The vehicles a principal may watch, through the same choke point as every query."""
         async with self.db.sessionmaker() as s:
             scope = await Scope.of(s, principal, "vehicle")
-            if scope.rule is None or scope.rule.scope_type == 1:
+            if not scope.narrows(Vehicle):
                 return None
             ids = (await s.execute(scope.select(Vehicle).with_only_columns(Vehicle.id))).scalars().all()
             return {str(i) for i in ids}

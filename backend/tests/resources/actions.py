@@ -10,6 +10,7 @@ administrator (the same call must succeed: a case whose call is refused anyway p
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,8 @@ class Call:
     params: dict[str, Any] = field(default_factory=dict)
     json: Any = None
     ident: str | None = None  # the path id (``.../sendGetDeviceConfig/{id}``)
+    #: Multipart files (``{"file": (name, bytes, type)}``) for an upload.
+    files: dict[str, Any] | None = None
     #: A text the answer of another tenant must not contain (the row's id, its name).
     marker: str | None = None
     #: A read (method, path, params) of the owner's whose answer another tenant's call must leave unchanged.
@@ -37,6 +40,14 @@ class ActionCase:
     prepare: Prepare
     #: False for platform-wide actions: another tenant's administrator is refused outright (403).
     tenant_scoped: bool = True
+    #: The rows ``prepare`` makes are placed in the organisation ``PLACE_IN`` names (vehicles, and what hangs on
+    #: them): the suite checks that a user who sees their own organisation only is served for rows of theirs and
+    #: refused (or not told) for the others.
+    data_scope: bool = False
+
+
+#: The organisation ``prepare`` places its rows in (None: the caller's own), for the data-scope case.
+PLACE_IN: ContextVar[str | None] = ContextVar("PLACE_IN", default=None)
 
 
 def key(method: str, path: str) -> str:
@@ -45,11 +56,11 @@ def key(method: str, path: str) -> str:
 
 def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
     """Every context's cases and exemptions (an exemption names the action and says why it has no case)."""
-    from tests.resources import actions_fleet, actions_system
+    from tests.resources import actions_fleet, actions_system, actions_transfer
 
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
-    for module in (actions_fleet, actions_system):
+    for module in (actions_fleet, actions_system, actions_transfer):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from tests.conftest import Api
-from tests.resources.actions import ActionCase, Call, key
+from tests.resources.actions import PLACE_IN, ActionCase, Call, Prepare, key
 from tests.resources.data import CASES as RESOURCE_CASES
 
 FICS = "/api/blade-fics-report/fics"
+FENCES = f"{FICS}/carInfo"
+CMD = "/api/liftdesk/command"
 
 
 async def vehicle(api: Api, tenant: str) -> dict[str, Any]:
-    """A new vehicle with a terminal in ``tenant`` (its row as the API answers it)."""
+    """A new vehicle with a terminal in ``tenant`` (its row as the API answers it), in the organisation
+    ``PLACE_IN`` names if it does."""
     payload = await RESOURCE_CASES["vehicle"].create(api, tenant)
+    if PLACE_IN.get() is not None:
+        payload["mechanismId"] = PLACE_IN.get()
     r = await api.post(f"{FICS}/carInfo/insertCarInfo", json=payload, tenant=tenant)
     assert r["code"] == 200, r
     data: dict[str, Any] = r["data"]
@@ -39,11 +46,146 @@ async def _real_time(api: Api, tenant: str) -> Call:
     return Call(params={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
 
 
-CASES: dict[str, ActionCase] = {
+# --------------------------------------------------------------------------- commands (fleet/commands_api.py)
+# The vehicles' terminals are not connected: a command is queued (pending) and, with wait 0, answered at once.
+
+
+def _command(body: dict[str, Any]) -> Prepare:
+    """A sending call of ``body`` (plus the vehicle and ``wait: 0``) for a new vehicle of the tenant."""
+
+    async def prepare(api: Api, tenant: str) -> Call:
+        car = await vehicle(api, tenant)
+        return Call(json={"carIds": [car["id"]], "wait": 0, **body}, marker=car["id"], probe=vehicle_probe(car))
+
+    return prepare
+
+
+async def _query_config(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"wait": 0}, ident=car["id"], marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _release(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def sent_command(api: Api, tenant: str) -> str:
+    """The id of a command queued (pending) for a new vehicle of the tenant."""
+    car = await vehicle(api, tenant)
+    r = await api.post(f"{CMD}/send", json={"carIds": [car["id"]], "name": "query_location", "wait": 0}, tenant=tenant)
+    assert r["code"] == 200 and r["data"][0]["status"] == "pending", r
+    ident: str = r["data"][0]["id"]
+    return ident
+
+
+async def _command_detail(api: Api, tenant: str) -> Call:
+    ident = await sent_command(api, tenant)
+    return Call(params={"id": ident}, marker=ident, probe=("GET", f"{CMD}/detail", {"id": ident}))
+
+
+async def _cancel(api: Api, tenant: str) -> Call:
+    ident = await sent_command(api, tenant)
+    return Call(params={"ids": ident}, marker=ident, probe=("GET", f"{CMD}/detail", {"id": ident}))
+
+
+SWITCHES = {
+    "fenceSetting": 1,
+    "authorizationStatus": 0,
+    "spotCheckSet": 0,
+    "slotCardSet": 0,
+    "carNetworkingSet": 1,
+    "seatBeltDetectionFunction": 0,
+    "dmsFunction": 0,
+}  # every switch: nothing to ask the terminal first
+
+COMMAND_CASES: dict[str, ActionCase] = {
+    key("GET", f"{FICS}/carSet/sendGetDeviceConfig/{{id}}"): ActionCase(_query_config),
+    key("POST", f"{FICS}/carSet/sendDeviceConfig"): ActionCase(_command({"params": {"heartbeat_interval": 30}})),
+    key("POST", f"{FICS}/carSet/lockCar"): ActionCase(_command({"lockLevel": 0})),
+    key("POST", f"{FICS}/carSet/rateLimiting"): ActionCase(_command({"speedLimit": 10})),
+    key("POST", f"{FICS}/carSet/crashThresholdValue"): ActionCase(_command({"crashThresholdValue": 2.5})),
+    key("POST", f"{FICS}/carSet/overloadThresholdValue"): ActionCase(_command({"overloadThresholdValue": 250})),
+    key("POST", f"{FICS}/carSet/speedCalibration"): ActionCase(_command({"speedCalibration": 1.05})),
+    key("POST", f"{FICS}/carSet/weightCalibration"): ActionCase(_command({"weightCalibration": 0.98})),
+    key("POST", f"{FICS}/carSet/funcset"): ActionCase(_command(SWITCHES)),
+    key("POST", f"{FICS}/parameterQuery/hardwareVersionNumberQuery"): ActionCase(_command({})),
+    key("POST", f"{FICS}/parameterQuery/softwareVersionNumberQuery"): ActionCase(_command({})),
+    key("POST", f"{FICS}/parameterQuery/versionNumberQuery"): ActionCase(_command({})),
+    key("POST", f"{FICS}/operation/versionUpdate"): ActionCase(
+        _command({"url": "https://fw.example.com/ld808/2.0.bin", "version": "2.0", "maker": "LFTDK"})
+    ),
+    key("POST", f"{CMD}/send"): ActionCase(_command({"name": "query_location"})),
+    key("GET", f"{CMD}/detail"): ActionCase(_command_detail),
+    key("POST", f"{CMD}/cancel"): ActionCase(_cancel),
+    key("POST", "/api/liftdesk/terminal/release"): ActionCase(_release),
+}
+
+
+# --------------------------------------------------------------------------- fences (fleet/fences_api.py)
+
+
+async def bound_fence(api: Api, tenant: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A new vehicle of the tenant and a new fence bound to it."""
+    car = await vehicle(api, tenant)
+    payload = {**(await RESOURCE_CASES["fence"].create(api, tenant)), "carIds": [car["id"]]}
+    r = await api.post(f"{FENCES}/v2/addCarElectronicsSet", json=payload, tenant=tenant)
+    assert r["code"] == 200, r
+    return car, r["data"]
+
+
+def fence_probe(fence: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    return ("GET", f"{FENCES}/V2/getCarElectronicsInfo", {"id": fence["id"]})
+
+
+async def _authorization(api: Api, tenant: str) -> Call:
+    car, fence = await bound_fence(api, tenant)
+    return Call(params={"id": fence["id"]}, marker=car["id"], probe=fence_probe(fence))
+
+
+async def _fences_of_car(api: Api, tenant: str) -> Call:
+    car, fence = await bound_fence(api, tenant)
+    return Call(params={"carId": car["id"]}, marker=fence["id"], probe=fence_probe(fence))
+
+
+async def _unbind(api: Api, tenant: str) -> Call:
+    car, fence = await bound_fence(api, tenant)
+    return Call(params={"carId": car["id"], "fenceId": fence["id"]}, probe=fence_probe(fence))
+
+
+async def _fence_settings(api: Api, tenant: str) -> Call:
+    car, fence = await bound_fence(api, tenant)
+    body = {"carNo_likeright": car["carNo"], "current": 1, "size": 10}
+    return Call(json=body, marker=car["id"], probe=fence_probe(fence))
+
+
+FENCE_CASES: dict[str, ActionCase] = {
+    key("GET", f"{FENCES}/V2/getCarElectronicsAuthorization"): ActionCase(_authorization),
+    key("GET", f"{FENCES}/getCarElectronicsSet"): ActionCase(_fences_of_car),
+    key("GET", f"{FENCES}/delCarOfElectronicsSet"): ActionCase(_unbind),
+    key("POST", f"{FENCES}/getCarFenceSettingList"): ActionCase(_fence_settings),
+}
+
+
+# --------------------------------------------------------------------------- HTTP ingest (telemetry/ingest_api.py)
+
+
+async def _ingest(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    fix = {"time": datetime.now(UTC).replace(microsecond=0).isoformat(), "lat": 31.2, "lon": 121.5}
+    return Call(json={"device": car["deviceNumber"], "fixes": [fix]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+VEHICLE_CASES: dict[str, ActionCase] = {
     key("POST", f"{FICS}/carInfo/getCarLastGPSInfo"): ActionCase(_last_gps),
     key("GET", f"{FICS}/carStatus/getCnt"): ActionCase(_count),
     key("GET", f"{FICS}/positionTrailing/carRealTimeInfo"): ActionCase(_real_time),
     key("GET", f"{FICS}/positionTrailing/positionTrailing"): ActionCase(_real_time),
+    **COMMAND_CASES,
+    **FENCE_CASES,
+    key("POST", "/api/liftdesk/ingest"): ActionCase(_ingest),
 }
+# Every fleet case hangs on vehicles, which a data scope by organisation narrows.
+CASES = {name: replace(case, data_scope=True) for name, case in VEHICLE_CASES.items()}
 
 EXEMPTIONS: dict[str, str] = {}

@@ -1,9 +1,273 @@
-"""Generic action cases of the system context (see actions.py for the format)."""
+"""Generic action cases of the system context (see actions.py for the format).
+
+Menus, dictionaries (``dict``) and data scopes are platform-wide: where another tenant's administrator may read
+them too, a case has no marker and only proves that both calls are served. Tenant-owned rows (roles, top menus,
+users, business dictionaries) carry a marker another tenant's answer must not show; the platform's tenants are the
+platform administrator's alone (``tenant_scoped=False``)."""
 
 from __future__ import annotations
 
-from tests.resources.actions import ActionCase
+from typing import Any
 
-CASES: dict[str, ActionCase] = {}
+from sqlalchemy import select
 
-EXEMPTIONS: dict[str, str] = {}
+from liftdesk.system.models import Dict, Menu
+from tests.conftest import Api, md5, password_chosen
+from tests.resources.actions import ActionCase, Call, key
+from tests.resources.data import CASES as RESOURCE_CASES
+
+SYS = "/api/blade-system"
+OAUTH = "/api/blade-auth/oauth"
+USER = "/api/blade-user"
+FICS = "/api/blade-fics-report/fics"
+
+
+async def _submit(api: Api, path: str, resource: str, tenant: str, **extra: Any) -> dict[str, Any]:
+    """A new row of ``resource`` (its generic test data) in ``tenant``, as the API answers it."""
+    payload = {**(await RESOURCE_CASES[resource].create(api, tenant)), **extra}
+    r = await api.post(f"{path}/submit", json=payload, tenant=tenant)
+    assert r["code"] == 200, r
+    data: dict[str, Any] = r["data"]
+    return data
+
+
+async def menu_id(api: Api, code: str) -> str:
+    async with api.db.sessionmaker() as s:
+        found = (await s.execute(select(Menu.id).where(Menu.code == code, Menu.is_deleted == 0))).scalars().first()
+    assert found is not None, f"menu {code}"
+    return str(found)
+
+
+async def _role(api: Api, tenant: str) -> dict[str, Any]:
+    return await _submit(api, f"{SYS}/role", "role", tenant)
+
+
+async def _top_menu(api: Api, tenant: str) -> dict[str, Any]:
+    return await _submit(api, f"{SYS}/topmenu", "topmenu", tenant)
+
+
+async def _user(api: Api, tenant: str) -> dict[str, Any]:
+    return await _submit(api, USER, "user", tenant)
+
+
+async def _tenant(api: Api, tenant: str) -> dict[str, Any]:
+    row = await _submit(api, f"{SYS}/tenant", "tenant", tenant)
+    await password_chosen(api, row["tenantId"])
+    return row
+
+
+async def _dict_biz(api: Api, tenant: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A business dictionary of ``tenant``: its root and one entry."""
+    root = await _submit(api, f"{SYS}/dict-biz", "dict_biz", tenant)
+    entry = await _submit(
+        api, f"{SYS}/dict-biz", "dict_biz", tenant, code=root["code"], dictKey="1", parentId=root["id"]
+    )
+    return root, entry
+
+
+# ---------------------------------------------------------------- the session's own calls
+
+
+async def _nothing(api: Api, tenant: str) -> Call:
+    """A call about the caller alone (their clock, a random password): both tenants are served, nothing to hide."""
+    return Call()
+
+
+async def _error_log(api: Api, tenant: str) -> Call:
+    return Call(json=[{"type": "error", "message": api.unique("boom "), "url": "/wel/index"}])
+
+
+async def _user_info(api: Api, tenant: str) -> Call:
+    me = await api.get(f"{OAUTH}/user-info", tenant=tenant)
+    assert me["code"] == 200, me
+    return Call(marker=me["data"]["userId"])
+
+
+async def _tenants_of_account(api: Api, tenant: str) -> Call:
+    return Call(params={"password": md5("admin")})
+
+
+# ---------------------------------------------------------------- menus of the shell
+
+
+async def _routes(api: Api, tenant: str) -> Call:
+    """A top menu of the tenant holding the user menu: another tenant's admin also holds that menu, but naming the
+    top menu must not show it them."""
+    top = await _top_menu(api, tenant)
+    user_menu = await menu_id(api, "user")
+    r = await api.post(f"{SYS}/topmenu/grant", json={"topMenuIds": [top["id"]], "menuIds": [user_menu]}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(params={"topMenuId": top["id"]}, marker=user_menu)
+
+
+async def _buttons(api: Api, tenant: str) -> Call:
+    return Call(marker="param_add")  # the platform administrator's button, never a tenant administrator's
+
+
+async def _top_menus(api: Api, tenant: str) -> Call:
+    top = await _top_menu(api, tenant)
+    return Call(marker=top["id"], probe=("GET", f"{SYS}/topmenu/detail", {"id": top["id"]}))
+
+
+async def _visit(api: Api, tenant: str) -> Call:
+    return Call(json={"menuId": await menu_id(api, "param")})
+
+
+async def _platform_menu(api: Api, tenant: str) -> Call:
+    """The grant trees list the caller's own menus: the parameter menu is the platform administrator's only."""
+    return Call(marker=await menu_id(api, "param"))
+
+
+async def _granted_role(api: Api, tenant: str) -> tuple[dict[str, Any], str]:
+    role = await _role(api, tenant)
+    param = await menu_id(api, "param")
+    r = await api.post(f"{SYS}/role/grant", json={"roleIds": [role["id"]], "menuIds": [param]}, tenant=tenant)
+    assert r["code"] == 200, r
+    return role, param
+
+
+async def _role_keys(api: Api, tenant: str) -> Call:
+    role, param = await _granted_role(api, tenant)
+    return Call(params={"roleIds": role["id"]}, marker=param)
+
+
+async def _role_grant(api: Api, tenant: str) -> Call:
+    role = await _role(api, tenant)
+    return Call(
+        json={"roleIds": [role["id"]], "menuIds": [await menu_id(api, "param")]},
+        probe=("GET", f"{SYS}/menu/role-tree-keys", {"roleIds": role["id"]}),
+    )
+
+
+async def _role_tree(api: Api, tenant: str) -> Call:
+    role = await _role(api, tenant)
+    return Call(marker=role["id"], probe=("GET", f"{SYS}/role/detail", {"id": role["id"]}))
+
+
+async def _top_keys(api: Api, tenant: str) -> Call:
+    top = await _top_menu(api, tenant)
+    param = await menu_id(api, "param")
+    r = await api.post(f"{SYS}/topmenu/grant", json={"topMenuIds": [top["id"]], "menuIds": [param]}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(params={"topMenuIds": top["id"]}, marker=param)
+
+
+async def _top_grant(api: Api, tenant: str) -> Call:
+    top = await _top_menu(api, tenant)
+    return Call(
+        json={"topMenuIds": [top["id"]], "menuIds": [await menu_id(api, "param")]},
+        probe=("GET", f"{SYS}/menu/top-tree-keys", {"topMenuIds": top["id"]}),
+    )
+
+
+async def _lazy_menus(api: Api, tenant: str) -> Call:
+    return Call(params={"parentId": await menu_id(api, "system")})
+
+
+# ---------------------------------------------------------------- dictionaries
+
+
+async def _dict_code(api: Api, tenant: str) -> Call:
+    return Call(params={"code": "sex"})
+
+
+async def _dict_children(api: Api, tenant: str) -> Call:
+    async with api.db.sessionmaker() as s:
+        root = (await s.execute(select(Dict.id).where(Dict.code == "sex", Dict.parent_id == 0))).scalars().first()
+    assert root is not None
+    return Call(params={"parentId": str(root)})
+
+
+async def _biz_dictionary(api: Api, tenant: str) -> Call:
+    root, entry = await _dict_biz(api, tenant)
+    return Call(params={"code": root["code"]}, marker=entry["id"])
+
+
+async def _biz_roots(api: Api, tenant: str) -> Call:
+    root, _ = await _dict_biz(api, tenant)
+    return Call(params={"code": root["code"]}, marker=root["id"])
+
+
+async def _biz_children(api: Api, tenant: str) -> Call:
+    root, entry = await _dict_biz(api, tenant)
+    return Call(params={"parentId": root["id"]}, marker=entry["id"])
+
+
+# ---------------------------------------------------------------- tenants and users
+
+
+async def _tenant_setting(api: Api, tenant: str) -> Call:
+    row = await _tenant(api, tenant)
+    return Call(
+        params={"ids": row["id"], "accountNumber": 5, "expireTime": "2099-01-01 00:00:00"},
+        probe=("GET", f"{SYS}/tenant/detail", {"id": row["id"]}),
+    )
+
+
+async def _tenant_datasource(api: Api, tenant: str) -> Call:
+    row = await _tenant(api, tenant)
+    ds = await _submit(api, "/api/blade-develop/datasource", "datasource", tenant)
+    return Call(
+        params={"tenantId": row["tenantId"], "datasourceId": ds["id"]},
+        probe=("GET", f"{SYS}/tenant/detail", {"id": row["id"]}),
+    )
+
+
+async def _unlock(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(params={"userIds": user["id"]}, probe=("GET", f"{USER}/detail", {"id": user["id"]}))
+
+
+async def _reset(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(params={"userIds": user["id"]}, marker=user["account"])
+
+
+async def _replace(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(json={"userIds": user["id"], "password": "Other-pw2!"}, marker=user["account"])
+
+
+CASES: dict[str, ActionCase] = {
+    key("POST", f"{OAUTH}/logout"): ActionCase(_error_log),
+    key("GET", f"{OAUTH}/user-info"): ActionCase(_user_info),
+    key("POST", f"{USER}/getTenantListByAccount"): ActionCase(_tenants_of_account),
+    key("GET", f"{SYS}/menu/routes"): ActionCase(_routes),
+    key("GET", f"{SYS}/menu/buttons"): ActionCase(_buttons),
+    key("GET", f"{SYS}/menu/top-menu"): ActionCase(_top_menus),
+    key("POST", f"{SYS}/menu/visit"): ActionCase(_visit),
+    key("GET", f"{SYS}/menu/grant-tree"): ActionCase(_platform_menu),
+    key("GET", f"{SYS}/menu/role-tree-keys"): ActionCase(_role_keys),
+    key("POST", f"{SYS}/role/grant"): ActionCase(_role_grant),
+    key("GET", f"{SYS}/role/select-tree"): ActionCase(_role_tree),
+    key("GET", f"{SYS}/menu/grant-top-tree"): ActionCase(_platform_menu),
+    key("GET", f"{SYS}/menu/top-tree-keys"): ActionCase(_top_keys),
+    key("POST", f"{SYS}/topmenu/grant"): ActionCase(_top_grant),
+    key("GET", f"{SYS}/menu/menu-list"): ActionCase(_nothing),
+    key("GET", f"{SYS}/menu/lazy-menu-list"): ActionCase(_lazy_menus),
+    key("GET", f"{SYS}/dict/dictionary"): ActionCase(_dict_code),
+    key("GET", f"{SYS}/dict/parent-list"): ActionCase(_dict_code),
+    key("GET", f"{SYS}/dict/child-list"): ActionCase(_dict_children),
+    key("GET", f"{SYS}/dict-biz/dictionary"): ActionCase(_biz_dictionary),
+    key("GET", f"{SYS}/dict-biz/parent-list"): ActionCase(_biz_roots),
+    key("GET", f"{SYS}/dict-biz/child-list"): ActionCase(_biz_children),
+    key("POST", f"{SYS}/tenant/setting"): ActionCase(_tenant_setting, tenant_scoped=False),
+    key("POST", f"{SYS}/tenant/datasource"): ActionCase(_tenant_datasource, tenant_scoped=False),
+    key("POST", f"{USER}/unlock"): ActionCase(_unlock),
+    key("POST", f"{USER}/reset-password"): ActionCase(_reset),
+    key("POST", f"{USER}/replacePassword"): ActionCase(_replace),
+    key("POST", f"{USER}/randomPassword"): ActionCase(_nothing),
+    key("GET", f"{FICS}/common/getIpOffset"): ActionCase(_nothing),
+}
+
+EXEMPTIONS: dict[str, str] = {
+    key("GET", f"{OAUTH}/clear-cache"): (
+        "answers BladeX's bare {success, msg} (no code envelope, which the owner's check reads) and touches no row "
+        "of any tenant: it drops expired captcha, lockout and revocation entries; test_shell_endpoints covers it"
+    ),
+    key("POST", f"{USER}/update-password"): (
+        "changes the caller's own password and revokes every token of theirs: the owner's call (tenant A's "
+        "administrator) would end the session the rest of the suite signs in with; it names no other row "
+        "(test_signin covers it, including the revocation)"
+    ),
+}

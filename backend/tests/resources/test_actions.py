@@ -4,17 +4,20 @@ neither a case (actions.py) nor an exemption with its reason."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
 
 import pytest
+from openpyxl import load_workbook
 
 from liftdesk.app import load_contexts
 from liftdesk.core.actions import SIGNED_IN, Action
 from liftdesk.core.registry import OPEN, REGISTRY
-from tests.conftest import Api, Tenants
-from tests.resources.actions import Call, cases, key
+from liftdesk.core.transfer import XLSX
+from tests.conftest import Api, Tenants, own_organisation_user, seed_ids
+from tests.resources.actions import PLACE_IN, Call, cases, key
 
 load_contexts()
 ACTIONS = {key(a.method, a.path): a for a in REGISTRY.actions}
@@ -56,11 +59,22 @@ async def test_without_permission_is_403(api: Api, driver: str, name: str) -> No
         assert answer["_status"] == 403 and answer["code"] == 403, answer
 
 
-async def _call(api: Api, action: Action, call: Call, tenant: str) -> dict[str, Any]:
-    kw: dict[str, Any] = {"params": call.params, "tenant": tenant}
+async def _call(api: Api, action: Action, call: Call, tenant: str, **who: str) -> dict[str, Any]:
+    """The answer's envelope; a spreadsheet answer (an export) as an envelope whose data are its rows."""
+    kw: dict[str, Any] = {"params": call.params}
     if call.json is not None:
         kw["json"] = call.json
-    return await api.call(action.method, url(action, call.ident or "0"), **kw)
+    if call.files is not None:
+        kw["files"] = call.files
+    headers = await api.headers(tenant=tenant, **who)
+    r = await api.client.request(action.method, url(action, call.ident or "0"), headers=headers, **kw)
+    if r.headers.get("content-type", "").startswith(XLSX):
+        assert action.raw, "only raw actions answer files"
+        sheet = load_workbook(io.BytesIO(r.content), read_only=True).worksheets[0]
+        return {"code": 200, "success": True, "data": [list(row) for row in sheet.iter_rows(values_only=True)]}
+    body: dict[str, Any] = r.json()
+    body["_status"] = r.status_code
+    return body
 
 
 async def _probe(api: Api, call: Call) -> Any:
@@ -80,12 +94,42 @@ async def test_other_tenant_cannot_see_or_change(api: Api, tenants: Tenants, nam
     theirs = await _call(api, action, call, tenants.b)
     if not case.tenant_scoped:
         assert theirs["_status"] == 403, theirs
-    elif theirs["code"] == 200:
-        assert call.marker is None or call.marker not in json.dumps(theirs["data"]), theirs
     else:
-        assert theirs["code"] in (400, 403), theirs
+        _refused_or_silent(theirs, call)
     assert await _probe(api, call) == before, "another tenant's call changed nothing"
     mine = await _call(api, action, call, tenants.a)
     assert mine["code"] == 200 and mine["success"] is True, mine
-    if call.marker is not None and action.kind in ("read", "detail", "sub", "aggregate"):
+    if call.marker is not None and action.kind in ("read", "detail", "sub", "aggregate", "export"):
         assert call.marker in json.dumps(mine["data"]), "the owner's answer shows the row"
+
+
+def _refused_or_silent(answer: dict[str, Any], call: Call) -> None:
+    if answer["code"] == 200:
+        assert call.marker is None or call.marker not in json.dumps(answer["data"]), answer
+    else:
+        assert answer["code"] in (400, 403), answer
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if c.data_scope))
+async def test_own_organisation_sees_and_changes_only_its_rows(api: Api, name: str) -> None:
+    """A user whose data scope is their own organisation (type 3): another organisation's rows are refused or
+    left out and stay unchanged; the same call on a row of their organisation is served."""
+    action, case = ACTIONS[name], CASES[name]
+    ids = await seed_ids(api)
+    buttons = ("vehicle_add", "vehicle_edit", "vehicle_delete", "fence", "fence_edit")
+    async with own_organisation_user(api, ids["child_dept"], buttons=buttons) as who:
+        token = PLACE_IN.set(ids["dept"])
+        try:
+            outside = await case.prepare(api, "000000")
+        finally:
+            PLACE_IN.reset(token)
+        before = await _probe(api, outside)
+        _refused_or_silent(await _call(api, action, outside, "000000", **who), outside)
+        assert await _probe(api, outside) == before, "nothing outside the organisation changed"
+        token = PLACE_IN.set(ids["child_dept"])
+        try:
+            inside = await case.prepare(api, "000000")
+        finally:
+            PLACE_IN.reset(token)
+        mine = await _call(api, action, inside, "000000", **who)
+        assert mine["code"] == 200 and mine["success"] is True, mine

@@ -14,7 +14,6 @@ from test_gateway import add_vehicle, positions
 from liftdesk.app import create_app
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.config import Settings
-from liftdesk.telemetry.ingest_api import router
 from liftdesk.telemetry.pipeline import Pipeline
 from tests.conftest import Api, own_organisation_user
 
@@ -27,7 +26,6 @@ async def ingest(api: Api, database: tuple[str, str], tmp_root: Path) -> AsyncIt
     _, url = database
     settings = Settings(database_url=url, env="test", web_dir=tmp_root / "no-web", var_dir=tmp_root / "var")
     app = create_app(settings, db=api.db)
-    app.include_router(router)
     pipeline = Pipeline(api.db, LocalBus())
     app.state.pipeline = pipeline
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:

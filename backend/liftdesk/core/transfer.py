@@ -1,0 +1,331 @@
+"""Import and export of a resource's rows as spreadsheets: two more kinds of action.
+
+``Resource.exporter`` declares a GET that answers an .xlsx of the resource's list with the list's own filters (the
+same query parameters as its page call, through the same scope), at most ``MAX_EXPORT`` rows.
+
+``Resource.importer`` declares a POST taking a multipart ``file`` (.xls or .xlsx only) and ``isCovered`` (1: a row
+whose key matches an existing row updates it; 0: such a row is reported, not changed), plus a GET for the template
+(the header row). Each data row is validated and saved like a ``submit`` of the resource (its schema, hooks and
+uniqueness rules): good rows are saved, bad rows are reported with their row number and the message; one bad row
+does not stop the others. A file of more than ``INLINE_ROWS`` rows is processed in the background: the answer
+carries a ``jobId`` whose progress (done / total, the report so far) is read from the progress call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from fastapi import UploadFile
+from fastapi.responses import Response
+from pydantic import Field, ValidationError
+
+from liftdesk.core.envelope import ServiceError
+from liftdesk.core.i18n import current_language, t
+from liftdesk.core.kv import KV
+from liftdesk.core.paging import PageQuery, snake_to_camel
+from liftdesk.core.schemas import Schema, format_time
+
+if TYPE_CHECKING:
+    from liftdesk.core.crud import Ctx
+    from liftdesk.core.registry import Resource
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+MAX_EXPORT = 50_000
+MAX_IMPORT = 20_000
+INLINE_ROWS = 200
+MAX_FILE = 10 * 1024 * 1024
+_JOB_TTL = timedelta(hours=2)
+# Background imports run as tasks of this process; kept here so that they are not garbage-collected mid-way.
+_TASKS: set[asyncio.Task[None]] = set()
+
+
+@dataclass(frozen=True)
+class Column:
+    """One spreadsheet column: the row field (snake case, as the answer schema names it) and its header."""
+
+    field: str
+    zh: str
+    en: str
+    #: Exported from this field instead (a name the list adds, e.g. ``mechanism_name`` for ``mechanism_id``).
+    shown: str | None = None
+
+    @property
+    def header(self) -> str:
+        return self.en if current_language() == "en" else self.zh
+
+
+class CoverQuery(Schema):
+    is_covered: int = Field(default=0, ge=0, le=1, description="1: rows matching an existing key update it")
+
+
+class JobQuery(Schema):
+    job_id: str = Field(min_length=1, max_length=64)
+
+
+class RowError(Schema):
+    row: int
+    message: str
+
+
+class ImportReport(Schema):
+    job_id: str
+    total: int
+    done: int = 0
+    created: int = 0
+    updated: int = 0
+    failed: int = 0
+    finished: bool = False
+    errors: list[RowError] = Field(default_factory=list)
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return format_time(value)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def workbook(columns: Sequence[Column], rows: Sequence[dict[str, Any]]) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet()
+    sheet.append([c.header for c in columns])
+    for row in rows:
+        sheet.append([_cell(row.get(c.shown or c.field)) for c in columns])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def xlsx_response(data: bytes, filename: str) -> Response:
+    from urllib.parse import quote
+
+    return Response(
+        data,
+        media_type=XLSX,
+        headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(filename)}.xlsx"},
+    )
+
+
+def read_table(filename: str, data: bytes) -> list[list[Any]]:
+    """The rows of the first sheet of an .xlsx or .xls file (400 for any other file)."""
+    name = filename.lower()
+    try:
+        if name.endswith(".xlsx"):
+            from openpyxl import load_workbook
+
+            book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+            sheet = book.worksheets[0]
+            return [list(r) for r in sheet.iter_rows(values_only=True)]
+        if name.endswith(".xls"):
+            import xlrd
+
+            xbook = xlrd.open_workbook(file_contents=data)
+            xsheet = xbook.sheet_by_index(0)
+            return [xsheet.row_values(i) for i in range(xsheet.nrows)]
+    except Exception as exc:  # a damaged or disguised file: the user's 400, whatever the reader raised
+        raise ServiceError(t("import_unreadable")) from exc
+    raise ServiceError(t("import_type"))
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip()
+    return value
+
+
+def rows_of(columns: Sequence[Column], table: list[list[Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """Data rows as (spreadsheet row number, {camelCase field: value}); headers match a column's zh or en header
+    or its field name. An empty row is skipped; a file without a known header is refused."""
+    if not table:
+        raise ServiceError(t("import_empty"))
+    known: dict[str, Column] = {}
+    for c in columns:
+        for name in (c.zh, c.en, c.field, snake_to_camel(c.field)):
+            known[name.strip().lower()] = c
+    header = [known.get(str(h or "").strip().lower()) for h in table[0]]
+    if not any(header):
+        raise ServiceError(t("import_header", columns=", ".join(c.header for c in columns)))
+    out = []
+    for number, raw in enumerate(table[1:], start=2):
+        values = {
+            snake_to_camel(col.field): _text(v)
+            for col, v in zip(header, raw, strict=False)
+            if col and v not in (None, "")
+        }
+        if values:
+            out.append((number, values))
+    if len(out) > MAX_IMPORT:
+        raise ServiceError(t("too_many", field="file", limit=MAX_IMPORT))
+    return out
+
+
+async def _find(ctx: Ctx, key: Sequence[str], values: dict[str, Any]) -> int | None:
+    res = ctx.resource
+    wanted = {k: values.get(snake_to_camel(k)) for k in key}
+    if any(v in (None, "") for v in wanted.values()):
+        return None
+    stmt = ctx.scope.select(res.model).where(*(getattr(res.model, k) == v for k, v in wanted.items()))
+    row = (await ctx.session.execute(stmt.limit(1))).scalar_one_or_none()
+    return getattr(row, "id", None)
+
+
+async def import_rows(
+    ctx: Ctx,
+    key: Sequence[str],
+    rows: list[tuple[int, dict[str, Any]]],
+    covered: bool,
+    report: ImportReport,
+    kv: KV | None,
+) -> None:
+    """Save the rows one by one as ``submit`` would (each in its own transaction), filling ``report``; with ``kv``
+    the report is stored after every 50 rows, for the progress call."""
+    from liftdesk.core import crud
+
+    body_model = crud.update_schema(ctx.resource.schema_in)
+    for number, values in rows:
+        try:
+            ident = await _find(ctx, key, values)
+            if ident is not None and not covered:
+                field = snake_to_camel(key[-1])
+                raise ServiceError(t("duplicate", field=field, value=values.get(field)))
+            body = body_model.model_validate({**values, "id": ident} if ident is not None else values)
+            await crud.submit(ctx, body, "update" if ident is not None else "create")
+            if ident is None:
+                report.created += 1
+            else:
+                report.updated += 1
+        except ValidationError as exc:
+            await ctx.session.rollback()
+            report.errors.append(RowError(row=number, message=crud.validation_text(exc)))
+        except ServiceError as exc:
+            await ctx.session.rollback()
+            report.errors.append(RowError(row=number, message=exc.msg))
+        report.done += 1
+        report.failed = len(report.errors)
+        if kv is not None and report.done % 50 == 0:
+            await _store(kv, ctx, report)
+    report.finished = True
+    if kv is not None:
+        await _store(kv, ctx, report)
+
+
+def _job_key(ctx: Ctx, job_id: str) -> str:
+    # The caller's tenant and user are part of the key: nobody else reads the report.
+    return f"import:{ctx.scope.tenant_id}:{ctx.principal.user_id}:{job_id}"
+
+
+async def _store(kv: KV, ctx: Ctx, report: ImportReport) -> None:
+    await kv.set(_job_key(ctx, report.job_id), report.model_dump_json(), _JOB_TTL)
+    await kv.session.commit()
+
+
+async def start_import(
+    ctx: Ctx, state: Any, key: Sequence[str], columns: Sequence[Column], upload: UploadFile, covered: bool
+) -> ImportReport:
+    data = await upload.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise ServiceError(t("body_too_large", limit=MAX_FILE // 1024))
+    rows = rows_of(columns, read_table(upload.filename or "", data))
+    report = ImportReport(job_id=uuid.uuid4().hex, total=len(rows))
+    if len(rows) <= INLINE_ROWS:
+        await import_rows(ctx, key, rows, covered, report, None)
+        return report
+    # A large file: answer at once and go on in the background with a session of its own.
+    db = state.db
+    await _store(KV(ctx.session), ctx, report)
+
+    async def run() -> None:
+        async with db.sessionmaker() as session:
+            job = await type(ctx).build(session, ctx.principal, ctx.resource, {"tenantId": ctx.scope.tenant_id})
+            kv = KV(session)
+            try:
+                await import_rows(job, key, rows, covered, report, kv)
+            except Exception as exc:  # the report says so; the log has the trace
+                import logging
+
+                logging.getLogger("liftdesk").exception("import %s failed", report.job_id)
+                await session.rollback()
+                report.errors.append(RowError(row=0, message=str(exc)[:200]))
+                report.finished = True
+                await _store(kv, job, report)
+
+    task = asyncio.get_running_loop().create_task(run())
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+    return report
+
+
+async def import_progress(ctx: Ctx, job_id: str) -> ImportReport:
+    text = await KV(ctx.session).get(_job_key(ctx, job_id))
+    if text is None:
+        raise ServiceError(t("not_found"))
+    return ImportReport.model_validate(json.loads(text))
+
+
+async def export_rows(ctx: Ctx) -> list[dict[str, Any]]:
+    """The resource's list as its page call gives it (filters, scope, order, view fields), at most MAX_EXPORT."""
+    from liftdesk.core import crud
+
+    return await crud.all_rows(ctx, PageQuery(current=1, size=MAX_EXPORT, ascs="", descs=""), limit=MAX_EXPORT)
+
+
+def declare_exporter(res: Resource, path: str, columns: Sequence[Column], filename: str, summary: str) -> None:
+    async def export(ctx: Ctx) -> Response:
+        rows = await export_rows(ctx)
+        return xlsx_response(workbook(columns, rows), filename)
+
+    export.__name__ = f"export_{res.name}"
+    res.action("GET", path, summary=summary, kind="export", raw=True)(export)
+
+
+def declare_importer(
+    res: Resource,
+    path: str,
+    template_path: str,
+    progress_path: str,
+    columns: Sequence[Column],
+    key: Sequence[str],
+    filename: str,
+    summary: str,
+) -> None:
+    """The import call, its template and its progress (see the module's text)."""
+
+    async def import_rows_of(ctx: Ctx, query: CoverQuery, upload: UploadFile, state: Any) -> ImportReport:
+        return await start_import(ctx, state, key, columns, upload, bool(query.is_covered))
+
+    async def template(ctx: Ctx) -> Response:
+        return xlsx_response(workbook(columns, []), f"{filename}-template")
+
+    async def progress(ctx: Ctx, query: JobQuery) -> ImportReport:
+        return await import_progress(ctx, query.job_id)
+
+    import_rows_of.__name__ = f"import_{res.name}"
+    template.__name__ = f"import_template_{res.name}"
+    progress.__name__ = f"import_progress_{res.name}"
+    res.action("POST", path, summary=summary, kind="import", permission="add", query=CoverQuery, answer=ImportReport)(
+        import_rows_of
+    )
+    res.action("GET", template_path, summary=f"{summary}: the template (its header row)", kind="export", raw=True)(
+        template
+    )
+    res.action(
+        "GET",
+        progress_path,
+        summary=f"{summary}: progress and report of a large import (jobId from the import's answer)",
+        kind="read",
+        permission="add",
+        query=JobQuery,
+        answer=ImportReport,
+    )(progress)

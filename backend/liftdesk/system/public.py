@@ -1,0 +1,184 @@
+"""The calls served without a token, all of them here: signing in (token, captcha, the sign-in page's tenant info),
+signing out, self-registration and the liveness probe. Every other API call is a resource's operation or a declared
+action (``Resource.action``), which checks the caller's token and permission; ``PUBLIC`` lists what this module
+serves, and a test fails when an API route is none of the three.
+
+Signing out (``GET /oauth/logout``) is public on purpose: the web client signs out whatever state its token is in
+(expired, already revoked, or missing after a 401) and must get its ``success`` answer rather than a 401 that would
+start a refresh; the call revokes only the token it is given, and only when that token is validly signed and still
+current, so it tells an anonymous caller nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import Field
+from sqlalchemy import select
+
+from liftdesk.core.config import get_settings
+from liftdesk.core.deps import AUTH_REVOKED, SessionDep
+from liftdesk.core.envelope import Forbidden, OAuthError, R, ServiceError, ok
+from liftdesk.core.i18n import t
+from liftdesk.core.schemas import Schema
+from liftdesk.core.security import token_from_request
+from liftdesk.system import auth
+from liftdesk.system import models as m
+
+router = APIRouter()
+OAUTH = "/api/blade-auth/oauth"
+SYS = "/api/blade-system"
+
+#: (method, path) of every route this module serves: the API's calls that need no token.
+PUBLIC: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("POST", f"{OAUTH}/token"),
+        ("GET", f"{OAUTH}/captcha"),
+        ("GET", f"{OAUTH}/logout"),
+        ("GET", f"{SYS}/tenant/info"),
+        ("POST", "/api/blade-user/register-guest"),
+        ("GET", "/api/health"),
+    }
+)
+
+
+@router.post(f"{OAUTH}/token", tags=["auth"], summary="Sign in (password, captcha) or refresh; raw OAuth2 answer")
+async def token(request: Request, session: SessionDep) -> JSONResponse:
+    params: dict[str, str] = dict(request.query_params)
+    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        form = await request.form()
+        params.update({k: str(v) for k, v in form.items()})
+    grant = params.get("grant_type", "password")
+    if grant not in auth.GRANTS:
+        raise OAuthError(t("grant_unsupported", grant=grant), "unsupported_grant_type")
+    client = await auth.check_client(session, request.headers.get("authorization"), grant)
+    if grant == "refresh_token":
+        return JSONResponse(await auth.refresh_grant(session, client, params.get("refresh_token", "")))
+    if grant == "social":
+        raise OAuthError(t("social_not_configured"), "unsupported_grant_type")
+    captcha_checked = False
+    if grant == "captcha" or request.headers.get("captcha-key"):
+        await auth.check_captcha(session, request.headers.get("captcha-key"), request.headers.get("captcha-code"))
+        captcha_checked = True
+    tenant_id = request.headers.get("tenant-id") or params.get("tenantId") or params.get("tenant_id") or "000000"
+    account = params.get("username", "").strip()
+    password = params.get("password", "").strip()
+    if not account:
+        raise OAuthError(t("field_required", field="username"))
+    if not password:
+        raise OAuthError(t("field_required", field="password"))
+    address = request.client.host if request.client else ""
+    return JSONResponse(
+        await auth.password_grant(session, client, tenant_id, account, password, address, captcha_checked)
+    )
+
+
+@router.get(f"{OAUTH}/captcha", tags=["auth"], summary="A 5-character image captcha valid for 30 minutes")
+async def captcha(session: SessionDep) -> dict[str, str]:
+    return await auth.new_captcha(session)
+
+
+@router.get(f"{OAUTH}/logout", tags=["auth"], summary="Revoke the caller's tokens in every process")
+async def logout(request: Request, session: SessionDep) -> dict[str, str]:
+    tok = token_from_request(request)
+    if tok:
+        jti = await auth.revoke(session, tok)
+        bus = getattr(request.app.state, "bus", None)
+        if jti and bus is not None:  # the live sockets opened with this token close in every process
+            await bus.publish(AUTH_REVOKED, {"jti": jti})
+    return {"success": "true", "msg": "success"}
+
+
+class TenantInfo(Schema):
+    tenant_id: str
+    domain: str
+    background_url: str
+    captcha_mode: bool
+
+
+@router.get(f"{SYS}/tenant/info", tags=["auth"], summary="Public tenant info for the sign-in page (by domain)")
+async def tenant_info(session: SessionDep, domain: str = "") -> R[TenantInfo]:
+    tenant = None
+    if domain:
+        tenant = (
+            await session.execute(select(m.Tenant).where(m.Tenant.domain == domain, m.Tenant.is_deleted == 0))
+        ).scalar_one_or_none()
+    return ok(
+        TenantInfo(
+            tenant_id=tenant.tenant_id if tenant else "000000",
+            domain=domain,
+            background_url=(tenant.background_url or "") if tenant else "",
+            captcha_mode=get_settings().captcha_mode,
+        )
+    )
+
+
+class GuestIn(Schema):
+    tenant_id: str = ""
+    name: Annotated[str, Field(max_length=20)] = ""
+    account: Annotated[str, Field(max_length=45)] = ""
+    password: Annotated[str, Field(max_length=64)] = ""
+    password2: Annotated[str, Field(max_length=64)] = ""
+    oauth_id: Annotated[str, Field(max_length=64)] = ""
+
+
+@router.post(
+    "/api/blade-user/register-guest",
+    tags=["user"],
+    summary="Self-registration: a pending account an administrator approves (status 0 until then)",
+)
+async def register_guest(session: SessionDep, body: GuestIn) -> R[bool]:
+    from liftdesk.core.security import hash_password, md5_hex
+    from liftdesk.system.service import param_value
+
+    if (await param_value(session, "account.registerUser", "false")).lower() != "true":
+        raise Forbidden(t("register_closed"), 403)
+    for field, value in (
+        ("tenantId", body.tenant_id),
+        ("account", body.account),
+        ("password", body.password),
+        ("password2", body.password2),
+    ):
+        if not value.strip():
+            raise ServiceError(t("field_required", field=field))
+    if body.password != body.password2:
+        raise ServiceError(t("password_mismatch"))
+    if len(body.password) < 6:
+        raise ServiceError(t("field_too_short", field="password", limit=6))
+    tenant = (
+        await session.execute(select(m.Tenant).where(m.Tenant.tenant_id == body.tenant_id, m.Tenant.is_deleted == 0))
+    ).scalar_one_or_none()
+    if tenant is None:
+        raise ServiceError(t("tenant_not_found"))
+    taken = await session.execute(
+        select(m.User.id).where(
+            m.User.tenant_id == tenant.tenant_id, m.User.account == body.account, m.User.is_deleted == 0
+        )
+    )
+    if taken.first() is not None:
+        # The same answer as for a free account: registration must not tell an outsider which accounts exist.
+        # The administrator who approves registrations sees only the ones that were created.
+        return ok(True, t("register_pending"))
+    session.add(
+        m.User(
+            tenant_id=tenant.tenant_id,
+            account=body.account,
+            name=body.name or body.account,
+            real_name=body.name or body.account,
+            password=hash_password(md5_hex(body.password)),
+            status=0,
+            role_id="",
+            dept_id="",
+            post_id="",
+        )
+    )
+    await session.commit()
+    return ok(True, t("register_pending"))
+
+
+@router.get("/api/health", tags=["common"], summary="Liveness: the process answers and the database is reachable")
+async def health(session: SessionDep) -> R[str]:
+    await session.execute(select(1))
+    return ok("up")
