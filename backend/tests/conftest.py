@@ -268,8 +268,9 @@ async def own_organisation_user(
 ) -> AsyncIterator[dict[str, str]]:
     """A new user of tenant 000000 in organisation ``dept`` whose role sees the rows of ``resource`` (default: the
     vehicles) of its own organisation only (data scope type 3 on ``create_dept``), holds the ``menus`` (default: the
-    vehicle and command-log menus) and the ``buttons`` (codes such as ``vehicle_edit``). Yields ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` /
-    ``Api.post``); the data-scope rule is removed afterwards."""
+    vehicle and command-log menus) and the ``buttons`` (codes such as ``vehicle_edit``). Yields
+    ``{"who": account, "password": ...}`` (the keyword arguments of ``Api.get`` / ``Api.post``); the data-scope
+    rule is removed afterwards."""
     role = (
         await api.post(
             "/api/blade-system/role/submit",

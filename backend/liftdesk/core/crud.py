@@ -142,9 +142,10 @@ def _ordered(ctx: Ctx, stmt: Select[Any], q: PageQuery) -> Select[Any]:
     return stmt.order_by(*order)
 
 
-async def page(ctx: Ctx, q: PageQuery) -> dict[str, Any]:
+async def page(ctx: Ctx, q: PageQuery, where: Sequence[Any] = ()) -> dict[str, Any]:
+    """A page of the resource's list; ``where`` narrows it further (e.g. the rows bound to another row)."""
     await ctx.require("view")
-    rows, total, pages = await paginate(ctx.session, _ordered(ctx, _base_stmt(ctx), q), q)
+    rows, total, pages = await paginate(ctx.session, _ordered(ctx, _base_stmt(ctx).where(*where), q), q)
     return page_body(await _finish(ctx, rows), total, pages, q)
 
 

@@ -13,6 +13,7 @@ from pydantic import ConfigDict, Field
 from sqlalchemy import select
 
 from liftdesk.core import crud
+from liftdesk.core.binding import Binding, declare_binding
 from liftdesk.core.db import table_columns
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
@@ -26,6 +27,8 @@ from liftdesk.fleet.models import Fence, FenceCar, Vehicle
 from liftdesk.fleet.schemas import FenceCarOut, FenceOut, FenceSettingOut
 
 F = f"{res.FICS}/carInfo"
+#: The most vehicles one fence is bound to (a terminal holds a bounded number of areas; a site has far fewer).
+MAX_FENCE_VEHICLES = 2_000
 
 
 async def _car(c: crud.Ctx, ident: int) -> Vehicle:
@@ -153,3 +156,27 @@ async def fence_settings(ctx: crud.Ctx, query: PageIn, body: FiltersIn) -> dict[
         for car in cars
     ]
     return page_body(records, total, pages, q)
+
+
+# --------------------------------------------------------------------------- binding vehicles to a fence
+
+FENCE_VEHICLES = Binding(
+    owner=res.FENCE,
+    other=res.VEHICLE,
+    link=FenceCar,
+    owner_key="fence_id",
+    other_key="vehicle_id",
+    owner_param="fenceId",
+    others_param="carIds",
+    limit=MAX_FENCE_VEHICLES,
+    attach=svc.attach_vehicles,
+    detach=svc.detach_vehicles,
+)
+declare_binding(
+    FENCE_VEHICLES,
+    bound="/api/liftdesk/fence/boundCars",
+    unbound="/api/liftdesk/fence/unboundCars",
+    bind_path="/api/liftdesk/fence/bindCars",
+    unbind_path="/api/liftdesk/fence/unbindCars",
+    noun="Vehicles of an electronic fence",
+)

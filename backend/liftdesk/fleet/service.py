@@ -492,3 +492,23 @@ async def unbind(ctx: Ctx, fence: Fence, car: Vehicle) -> bool:
     await ctx.session.commit()
     plan.queue(ctx)
     return True
+
+
+async def attach_vehicles(ctx: Ctx, fence: Fence, cars: Sequence[Vehicle]) -> None:
+    """Vehicles just bound to a fence: their terminals get its area (if the fence is enabled) once committed."""
+    plan = AreaPlan()
+    for car in cars:
+        if fence.enable_status == 1:
+            plan.add(car, set_area_command(fence))
+        plan.touch(car)
+    plan.queue(ctx)
+
+
+async def detach_vehicles(ctx: Ctx, fence: Fence, cars: Sequence[Vehicle]) -> None:
+    """Vehicles just unbound from a fence: their terminals drop its area once committed."""
+    plan = AreaPlan()
+    for car in cars:
+        if fence.enable_status == 1:
+            plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+        plan.touch(car)
+    plan.queue(ctx)

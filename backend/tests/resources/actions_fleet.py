@@ -159,7 +159,40 @@ async def _fence_settings(api: Api, tenant: str) -> Call:
     return Call(json=body, marker=car["id"], probe=fence_probe(fence))
 
 
+async def _fence_of(api: Api, tenant: str) -> dict[str, Any]:
+    r = await api.post(
+        f"{FENCES}/v2/addCarElectronicsSet", json=await RESOURCE_CASES["fence"].create(api, tenant), tenant=tenant
+    )
+    assert r["code"] == 200, r
+    fence: dict[str, Any] = r["data"]
+    return fence
+
+
+async def _bound_cars(api: Api, tenant: str) -> Call:
+    car, fence = await bound_fence(api, tenant)
+    return Call(params={"fenceId": fence["id"]}, marker=car["id"], probe=fence_probe(fence))
+
+
+async def _unbound_cars(api: Api, tenant: str) -> Call:
+    car, fence = await vehicle(api, tenant), await _fence_of(api, tenant)
+    return Call(params={"fenceId": fence["id"], "carNo": car["carNo"]}, marker=car["id"], probe=fence_probe(fence))
+
+
+async def _bind_cars(api: Api, tenant: str) -> Call:
+    car, fence = await vehicle(api, tenant), await _fence_of(api, tenant)
+    return Call(json={"fenceId": fence["id"], "carIds": [car["id"]]}, probe=fence_probe(fence))
+
+
+async def _unbind_cars(api: Api, tenant: str) -> Call:
+    car, fence = await bound_fence(api, tenant)
+    return Call(json={"fenceId": fence["id"], "carIds": [car["id"]]}, probe=fence_probe(fence))
+
+
 FENCE_CASES: dict[str, ActionCase] = {
+    key("GET", "/api/liftdesk/fence/boundCars"): ActionCase(_bound_cars),
+    key("GET", "/api/liftdesk/fence/unboundCars"): ActionCase(_unbound_cars),
+    key("POST", "/api/liftdesk/fence/bindCars"): ActionCase(_bind_cars),
+    key("POST", "/api/liftdesk/fence/unbindCars"): ActionCase(_unbind_cars),
     key("GET", f"{FENCES}/V2/getCarElectronicsAuthorization"): ActionCase(_authorization),
     key("GET", f"{FENCES}/getCarElectronicsSet"): ActionCase(_fences_of_car),
     key("GET", f"{FENCES}/delCarOfElectronicsSet"): ActionCase(_unbind),

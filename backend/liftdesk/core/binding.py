@@ -1,0 +1,206 @@
+"""Bind and unbind: links between the rows of two resources (fences ↔ vehicles, drivers ↔ vehicles, templates ↔
+vehicles, cards ↔ drivers), declared once with ``declare_binding``:
+
+* ``bound`` / ``unbound`` (GET): a page of the *other* resource's rows linked / not linked to one owner row, with
+  that resource's filters, sorting and view fields (as its own page call gives them);
+* ``bind`` / ``unbind`` (POST ``{<owner>: id, <others>: [ids]}``): add or remove links, all or none.
+
+Both sides are read through their own resource's scope (tenant, data scope, the resource's narrowing): an owner or
+an other row the caller does not see is a 400 and nothing changes. ``limit`` caps the links of one owner (the spec's
+"at most 200 vehicles per driver"); ``rule`` checks the selection as a whole (the spec's "batch selections must
+share a vehicle type") and ``attach`` / ``detach`` do what a link change entails (a fence's area sent to the
+vehicle's terminal), in the same transaction, before the layer commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field, create_model
+from sqlalchemy import delete, insert, select
+
+from liftdesk.core.db import Base, TenantMixin
+from liftdesk.core.envelope import NotFound, ServiceError
+from liftdesk.core.i18n import t
+from liftdesk.core.paging import Page, PageIn, snake_to_camel
+from liftdesk.core.schemas import Id, Schema
+
+if TYPE_CHECKING:
+    from liftdesk.core.crud import Ctx
+    from liftdesk.core.registry import Resource
+
+Change = Callable[["Ctx", Any, Sequence[Any]], Awaitable[None]]
+#: ``rule(rows)``: an i18n message key when the selection may not be bound together, else None.
+SelectionRule = Callable[[Sequence[Any]], str | None]
+
+
+@dataclass(frozen=True)
+class Binding:
+    owner: Resource
+    other: Resource
+    link: type[Base]
+    owner_key: str  # the link's column naming the owner row (``fence_id``)
+    other_key: str  # the link's column naming the other row (``vehicle_id``)
+    owner_param: str  # the owner id's name in queries and bodies (``fenceId``)
+    others_param: str  # the other ids' name in bodies (``carIds``)
+    limit: int | None = None
+    rule: SelectionRule | None = None
+    attach: Change | None = None
+    detach: Change | None = None
+
+    def linked(self, owner_id: int) -> Any:
+        return select(getattr(self.link, self.other_key)).where(getattr(self.link, self.owner_key) == owner_id)
+
+
+async def _owner(ctx: Ctx, ident: int) -> Any:
+    from liftdesk.core import crud
+
+    return await crud.get_scoped(ctx, ident)
+
+
+async def _others(ctx: Ctx, b: Binding, ids: Sequence[int]) -> list[Any]:
+    """The other rows as the caller sees them through the other resource's scope, in the order given."""
+    wanted = list(dict.fromkeys(ids))
+    if not wanted:
+        raise ServiceError(t("field_required", field=b.others_param))
+    model = b.other.model
+    stmt = ctx.scope.select(model).where(model.id.in_(wanted))  # type: ignore[attr-defined]
+    rows = {r.id: r for r in (await ctx.session.execute(stmt)).scalars().all()}  # type: ignore[attr-defined]
+    if len(rows) != len(wanted):
+        raise NotFound(t("field_invalid", field=b.others_param))
+    return [rows[i] for i in wanted]
+
+
+async def listed(ctx: Ctx, b: Binding, owner_id: int, q: Any, bound: bool) -> dict[str, Any]:
+    """A page of the other resource's rows linked (``bound``) or not to the owner, with its own filters."""
+    from liftdesk.core import crud
+
+    await _owner(ctx, owner_id)
+    params = {k: v for k, v in ctx.params.items() if k != b.owner_param}
+    other = await crud.Ctx.build(ctx.session, ctx.principal, b.other, params)
+    ids = ctx.scope.apply(b.linked(owner_id), b.link, data=False)
+    column = b.other.model.id  # type: ignore[attr-defined]
+    return await crud.page(other, q, where=[column.in_(ids) if bound else column.not_in(ids)])
+
+
+async def bind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) -> int:
+    owner = await _owner(ctx, owner_id)
+    others = await _others(ctx, b, other_ids)
+    if b.rule is not None and (refusal := b.rule(others)) is not None:
+        raise ServiceError(t(refusal))
+    have = set((await ctx.session.execute(ctx.scope.apply(b.linked(owner_id), b.link, data=False))).scalars())
+    new = [o for o in others if o.id not in have]
+    if b.limit is not None and len(have) + len(new) > b.limit:
+        raise ServiceError(t("too_many", field=b.others_param, limit=b.limit))
+    if new:
+        rows = [{b.owner_key: owner_id, b.other_key: o.id} for o in new]
+        if issubclass(b.link, TenantMixin):
+            for row in rows:
+                row["tenant_id"] = ctx.scope.tenant_id
+        await ctx.session.execute(insert(b.link), rows)
+        if b.attach is not None:
+            await b.attach(ctx, owner, new)
+    return len(new)
+
+
+async def unbind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) -> int:
+    owner = await _owner(ctx, owner_id)
+    others = await _others(ctx, b, other_ids)
+    have = set((await ctx.session.execute(ctx.scope.apply(b.linked(owner_id), b.link, data=False))).scalars())
+    gone = [o for o in others if o.id in have]
+    if gone:
+        await ctx.session.execute(
+            delete(b.link).where(
+                *ctx.scope.where(b.link, data=False),
+                getattr(b.link, b.owner_key) == owner_id,
+                getattr(b.link, b.other_key).in_([o.id for o in gone]),
+            )
+        )
+        if b.detach is not None:
+            await b.detach(ctx, owner, gone)
+    return len(gone)
+
+
+def declare_binding(
+    b: Binding, *, bound: str, unbound: str, bind_path: str, unbind_path: str, noun: str, permission: str = "edit"
+) -> None:
+    """Declare the four actions of a binding on its owner resource (paths absolute or under the owner's prefix)."""
+    owner_field = _snake(b.owner_param)
+    others_field = _snake(b.others_param)
+    listing = create_model(  # type: ignore[call-overload]
+        f"{b.owner.name.title()}{b.other.name.title()}Listing",
+        __base__=PageIn,
+        **{owner_field: (Id, Field(description=f"the {b.owner.name}"))},
+    )
+    change = create_model(  # type: ignore[call-overload]
+        f"{b.owner.name.title()}{b.other.name.title()}Change",
+        __base__=Schema,
+        **{
+            owner_field: (Id, Field(description=f"the {b.owner.name}")),
+            others_field: (list[Id], Field(min_length=1, max_length=1000, description=f"the {b.other.name} rows")),
+        },
+    )
+
+    async def bound_rows(ctx: Ctx, query: Any) -> Any:
+        return await listed(ctx, b, getattr(query, owner_field), query.page_query(), True)
+
+    async def unbound_rows(ctx: Ctx, query: Any) -> Any:
+        return await listed(ctx, b, getattr(query, owner_field), query.page_query(), False)
+
+    async def bind_rows(ctx: Ctx, body: Any) -> int:
+        return await bind(ctx, b, getattr(body, owner_field), getattr(body, others_field))
+
+    async def unbind_rows(ctx: Ctx, body: Any) -> int:
+        return await unbind(ctx, b, getattr(body, owner_field), getattr(body, others_field))
+
+    base = f"{b.owner.name}_{b.other.name}"
+    for fn, name in (
+        (bound_rows, "bound"),
+        (unbound_rows, "unbound"),
+        (bind_rows, "bind"),
+        (unbind_rows, "unbind"),
+    ):
+        fn.__name__ = f"{base}_{name}"
+    answer = Page[b.other.schema_out]  # type: ignore[name-defined]
+    b.owner.action(
+        "GET",
+        bound,
+        summary=f"{noun}: the rows bound, paged, with their filters",
+        kind="read",
+        query=listing,
+        answer=answer,
+    )(bound_rows)
+    b.owner.action(
+        "GET",
+        unbound,
+        summary=f"{noun}: the rows not bound, paged, with their filters",
+        kind="read",
+        query=listing,
+        answer=answer,
+    )(unbound_rows)
+    b.owner.action(
+        "POST",
+        bind_path,
+        summary=f"{noun}: bind rows (all or none); answers how many links were added",
+        kind="bind",
+        permission=permission,
+        body=change,
+        answer=int,
+    )(bind_rows)
+    b.owner.action(
+        "POST",
+        unbind_path,
+        summary=f"{noun}: unbind rows; answers how many links were removed",
+        kind="unbind",
+        permission=permission,
+        body=change,
+        answer=int,
+    )(unbind_rows)
+
+
+def _snake(camel: str) -> str:
+    out = "".join(f"_{c.lower()}" if c.isupper() else c for c in camel)
+    assert snake_to_camel(out) == camel, camel
+    return out
