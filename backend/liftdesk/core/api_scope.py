@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from fastapi import Request
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from liftdesk.core.access import access
 from liftdesk.core.envelope import Forbidden
 from liftdesk.core.i18n import t
 from liftdesk.core.security import Principal
@@ -100,22 +100,7 @@ async def granted_paths(
     session: AsyncSession, role_ids: Iterable[int], codes: Iterable[str]
 ) -> dict[str, list[str | None]]:
     """The API scope paths granted to ``role_ids`` for each of ``codes`` (codes without a grant are absent)."""
-    from liftdesk.system.models import RoleScope, ScopeApi
-
-    stmt = (
-        select(ScopeApi.resource_code, ScopeApi.scope_path)
-        .join(RoleScope, RoleScope.scope_id == ScopeApi.id)
-        .where(
-            RoleScope.scope_category == 2,
-            RoleScope.role_id.in_(list(role_ids)),
-            ScopeApi.resource_code.in_(list(codes)),
-            ScopeApi.is_deleted == 0,
-        )
-    )
-    out: dict[str, list[str | None]] = {}
-    for code, path in (await session.execute(stmt)).all():
-        out.setdefault(code, []).append(path)
-    return out
+    return await access().api_paths(session, role_ids, codes)
 
 
 async def check(session: AsyncSession, principal: Principal, request: Request) -> None:

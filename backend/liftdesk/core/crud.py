@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 from sqlalchemy import Select, and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from liftdesk.core.access import access
 from liftdesk.core.db import Base, SoftDeleteMixin, TreeMixin, table_columns
 from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
 from liftdesk.core.i18n import t
@@ -58,14 +59,7 @@ class Ctx:
 
     async def granted_codes(self) -> set[str]:
         if self._codes is None:
-            from liftdesk.system.models import Menu, RoleMenu
-
-            stmt = (
-                select(Menu.code)
-                .join(RoleMenu, RoleMenu.menu_id == Menu.id)
-                .where(RoleMenu.role_id.in_(self.principal.role_ids), Menu.is_deleted == 0)
-            )
-            self._codes = set((await self.session.execute(stmt)).scalars().all())
+            self._codes = await access().granted_codes(self.session, self.principal.role_ids)
         return self._codes
 
     async def require(self, action: str) -> None:

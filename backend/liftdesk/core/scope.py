@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from sqlalchemy import ColumnElement, Select, false, literal, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from liftdesk.core.access import access
 from liftdesk.core.db import AuditMixin, Base, SoftDeleteMixin, TenantMixin, table_columns, utcnow
 from liftdesk.core.ids import ids_of
 from liftdesk.core.registry import REGISTRY
@@ -40,22 +41,11 @@ class DataRule:
     value: str | None = None
 
 
-def organisation_branch(tenant_id: str, *org_ids: int) -> Select[int]:
+def organisation_branch(tenant_id: str, *org_ids: int) -> Select[Any]:
     """Ids of the organisations ``org_ids`` and of every organisation under them, in ``tenant_id``, not deleted: the
-    one definition of "this organisation and the ones under it" (data scope type 4, organisation filters).
-
-    ``ancestors`` is the comma path of a row's parents (``0,1,12``): a row is under 12 when its path ends with
-    ``,12`` or holds ``,12,`` (so that 112 and 120 are not).
-    """
-    from liftdesk.system.models import Dept
-
-    conds: list[ColumnElement[bool]] = []
-    for given in org_ids:
-        org = int(given)  # an id, never text: it is spliced into a LIKE pattern
-        conds += [Dept.id == org, Dept.ancestors.like(f"%,{org}"), Dept.ancestors.like(f"%,{org},%")]
-    under = or_(*conds) if conds else false()
-    # never correlated with an enclosing query of organisations: it is a set of ids of its own
-    return select(Dept.id).where(Dept.tenant_id == tenant_id, Dept.is_deleted == 0, under).correlate(None)
+    one definition of "this organisation and the ones under it" (data scope type 4, organisation filters), kept by
+    the context that owns organisations (``core.access``)."""
+    return access().organisation_branch(tenant_id, *org_ids)
 
 
 @dataclass
@@ -182,16 +172,8 @@ class Scope:
 async def load_rules(session: AsyncSession, role_ids: tuple[int, ...]) -> dict[str, DataRule]:
     """The data rules granted to ``role_ids`` (role_scope category 1), by resource code, in one query. Several
     roles with rules on one resource: the widest grant wins (type 1 all is the widest)."""
-    from liftdesk.system.models import RoleScope, ScopeData
-
-    stmt = (
-        select(ScopeData)
-        .join(RoleScope, RoleScope.scope_id == ScopeData.id)
-        .where(RoleScope.scope_category == 1, RoleScope.role_id.in_(role_ids), ScopeData.is_deleted == 0)
-        .order_by(ScopeData.resource_code, ScopeData.scope_type, ScopeData.id)
-    )
     rules: dict[str, DataRule] = {}
-    for row in (await session.execute(stmt)).scalars():
+    for row in await access().data_rules(session, role_ids):
         if row.resource_code not in rules:
-            rules[row.resource_code] = DataRule(row.scope_type, row.scope_column or "create_dept", row.scope_value)
+            rules[row.resource_code] = DataRule(row.scope_type, row.column, row.value)
     return rules

@@ -1,0 +1,39 @@
+"""How the packages may depend on each other: ``core`` is the machinery and imports no context (it reads roles,
+scopes and organisations through the ``core.access`` port the system context installs)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import liftdesk
+
+ROOT = Path(liftdesk.__file__).parent
+CONTEXTS = ("system", "fleet", "telemetry")
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a file imports, at the top or inside functions (TYPE_CHECKING imports included)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+    return out
+
+
+def test_core_imports_no_context() -> None:
+    found = {
+        f"{path.name}: {module}"
+        for path in (ROOT / "core").glob("*.py")
+        for module in imports_of(path)
+        if module.split(".")[:2] in (["liftdesk", c] for c in CONTEXTS)
+    }
+    assert not found, f"core imports a context: {sorted(found)}"
+
+
+def test_the_scan_sees_imports_inside_functions(tmp_path: Path) -> None:
+    sample = tmp_path / "x.py"
+    sample.write_text("def f():\n    from liftdesk.system.models import Dept\n    import liftdesk.fleet\n")
+    assert imports_of(sample) == {"liftdesk.system.models", "liftdesk.fleet"}
