@@ -178,6 +178,7 @@ class LiveHub:
                 soc=st.soc_pct,
                 open_keys=json.loads(st.open_events or "{}"),
                 online=st.online,
+                clock_fault_time=st.clock_fault_time,
             )
             for car, st in rows
         ]

@@ -34,7 +34,13 @@ class Position(Base):
 
 
 class VehicleState(TenantMixin, Base):
-    """The latest known state of a vehicle, kept current by the pipeline."""
+    """The latest known state of a vehicle, kept current by the pipeline.
+
+    ``online`` and ``last_seen`` follow the terminal's connection (``TerminalService.set_online``, ``touch``), not
+    the dates of its reports. While the terminal's clock is wrong (``clock_fault_time`` set: its latest report was
+    dated before the tenant's retention or more than ``pipeline.CLOCK_AHEAD`` ahead of the server) the columns show
+    that report as it came (``device_time``: the server time it arrived at), and ``extra["plain"]`` keeps the last
+    plausible fix the history goes on from."""
 
     __tablename__ = "fics_car_state"
     vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
@@ -62,6 +68,8 @@ class VehicleState(TenantMixin, Base):
     driver_card: Mapped[str | None] = mapped_column(String(32))
     open_events: Mapped[str | None] = mapped_column(Text)  # JSON: kind -> event id of alarms in progress
     extra: Mapped[str | None] = mapped_column(Text)
+    #: The time the terminal's wrong clock gave its latest report (migration 0008); null while its clock is right.
+    clock_fault_time: Mapped[datetime | None]
 
 
 class Event(IdMixin, TenantMixin, Base):

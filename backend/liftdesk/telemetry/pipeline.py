@@ -1,8 +1,8 @@
 """The telemetry pipeline: one ordered list of stages every fix goes through, then one durable write per batch.
 
-    order (per terminal, by device time) → retained → late / duplicate → odometer → durations → state machine →
-    collision → speeding → overload → fences → battery → JT/T 808 alarm bits → faults → offline cleared →
-    position → remember
+    plausible (per terminal, in arrival order) → order (by device time) → late / duplicate → odometer → durations →
+    state machine → collision → speeding → overload → fences → battery → JT/T 808 alarm bits → faults →
+    offline cleared → position → remember
 
 ``Pipeline.submit`` returns only when the report's batch is committed, so a terminal is acknowledged only after
 its data is durable; it raises :class:`~liftdesk.telemetry.messages.UnknownDevice` for a submission with a terminal
@@ -20,8 +20,19 @@ What each kind of fix does:
   dropped; the others are replayed after the live ones on a *scratch* context (:func:`replay_late`): durations and
   alarm stages with their own times, stored positions, no distance, and the live state (``last``, ``state``,
   ``open``) does not move back.
-* **older than the tenant's retention window**: not stored (their month may be dropped already), counted as
-  ``expired`` and acknowledged all the same - they are past retention, a re-send would meet the same fate.
+* **dated beyond plausibility** - older than the tenant's retention window, or more than :data:`CLOCK_AHEAD` ahead
+  of the server clock - in a live report: the terminal's clock is wrong (one that was never set is common among
+  other makers' terminals). Kept out of the history: no position row (its month may be dropped already), no daily
+  aggregate, no alarm by its device time, and the context's ``last`` does not move (the history's order stays
+  that of the plausible fixes). But it is where the vehicle is now: its position and values become the live state
+  (:class:`ClockFault`: ``VehicleState`` and the live feed, dated by the server time it arrived at, with
+  ``clockFault`` and the time the terminal gave it) and a ``terminal_clock`` alarm is open (dated by the server,
+  not counted in the daily aggregates) until a plausible live fix arrives, which clears both. Which of the two
+  holds at the end of a batch follows the order in which the reports arrived (:func:`run_live`): dates from a
+  wrong clock cannot be ordered against right ones. Counted as ``clock_faults``, acknowledged.
+* **from a blind-zone backfill and dated beyond plausibility**: history by nature (a terminal out of coverage
+  for longer than the retention), not the vehicle's present: not stored, counted as ``expired``, acknowledged all
+  the same - a re-send would meet the same fate; no clock verdict either way.
 * **without a GNSS fix** (status bit 1 clear): stored with their status (the track leaves them out), their time,
   speed, ACC, load and battery count, but the vehicle stays where its last valid fix put it (state, live view,
   event locations, distance, fences).
@@ -67,6 +78,11 @@ PositionRow = tuple[
     str, int, datetime, datetime, float, float, float, int, int, int, int, float | None, float | None, str | None
 ]
 ONE_DAY = timedelta(days=1)
+#: How far ahead of the server clock a report may be dated and still be believed (a terminal's clock drifts a little,
+#: and GNSS time runs a little ahead of a server a few seconds slow): later than this, the terminal's clock is wrong.
+CLOCK_AHEAD = timedelta(minutes=10)
+#: The alarm open while a terminal's clock is wrong (its reports dated beyond plausibility); see :func:`run_live`.
+TERMINAL_CLOCK = "terminal_clock"
 STATUS_LOAD = (1 << 8) | (1 << 9)  # 0x0200 status bits 8-9: 00 empty, 01 half, 11 full (fleet-domain §4 fallback)
 
 STATE_OFF, STATE_IDLE, STATE_MOVING, STATE_LOADED = "off", "idle", "moving", "loaded"
@@ -82,7 +98,7 @@ ALARM_COUNTERS = {
     "fault": "fault_n",
 }  # any other kind counts in battery_n (``battery_*``) or other_n (``jt808_*``, ...)
 
-__all__ = ["LIVE_TOPIC", "TENANT_THRESHOLDS", "Pipeline", "VehicleCtx", "live_view"]
+__all__ = ["CLOCK_AHEAD", "LIVE_TOPIC", "TENANT_THRESHOLDS", "TERMINAL_CLOCK", "Pipeline", "VehicleCtx", "live_view"]
 
 
 @dataclass
@@ -91,6 +107,16 @@ class OpenAlarm:
     begin: datetime
     value: float
     max_value: float
+
+
+@dataclass(frozen=True)
+class ClockFault:
+    """The latest live report of a terminal whose clock is wrong: where and how the vehicle is now, shown live and
+    stored nowhere else (see the module docstring)."""
+
+    fix: Fix  # as reported: its time is what the terminal's wrong clock said
+    received: datetime  # the server time it arrived at (its batch's): the live state's time
+    where: Fix | None  # the position shown: this fix when valid, else the last valid one (of the fault or history)
 
 
 @dataclass
@@ -116,6 +142,7 @@ class VehicleCtx:
     sigs: frozenset[int] | None = frozenset()
     keep_from: datetime = datetime.min  # the tenant's retention cut: older fixes are not stored
     scratch: bool = False  # a backfill's replay context (replay_late), not the vehicle's live one
+    clock: ClockFault | None = None  # the terminal's clock is wrong: its latest report, the live state meanwhile
     gap: timedelta = field(init=False, repr=False)  # limits.gap_cap_s, ready to add
 
     def __post_init__(self) -> None:
@@ -151,7 +178,8 @@ class Batch:
     late: int = 0  # late fixes stored (and replayed)
     duplicates: int = 0  # re-sent fixes dropped
     twins: int = 0  # same-time fixes that differed from the last: alarms only
-    expired: int = 0  # older than their tenant's retention: not stored
+    expired: int = 0  # backfilled fixes dated beyond plausibility: not stored
+    clock_faults: int = 0  # live fixes dated beyond plausibility: the live state only (run_live)
     offset: timedelta = field(init=False)
 
     def __post_init__(self) -> None:
@@ -196,11 +224,16 @@ class Batch:
         detail: dict[str, Any] | None = None,
         instant: bool = False,
         key: str | None = None,
+        begin: datetime | None = None,
+        count: bool = True,
     ) -> None:
         """``key`` (default: the kind) names the alarm in ``v.open``: one open alarm per key, so per-fence keys
         let a vehicle hold one alarm per fence while the event's kind stays ``fence_in``. The event is placed
-        where the vehicle is: the fix's position if valid, else the last valid one."""
+        where the vehicle is: the fix's position if valid, else the last valid one. It begins at the fix's time
+        unless ``begin`` says otherwise (a fix whose time is not to be believed), and counts in its day's
+        aggregates unless ``count`` is False."""
         event_id = next_id()
+        begin = fix.time if begin is None else begin
         where = fix if fix.valid else v.located
         self.new_events.append(
             {
@@ -210,8 +243,8 @@ class Batch:
                 "mechanism_id": v.mechanism_id,
                 "kind": kind,
                 "level": level,
-                "begin_time": fix.time,
-                "end_time": fix.time if instant else None,
+                "begin_time": begin,
+                "end_time": begin if instant else None,
                 "value": value,
                 "max_value": value,
                 "limit_value": limit,
@@ -222,10 +255,11 @@ class Batch:
                 "create_time": self.now,
             }
         )
-        counter = ALARM_COUNTERS.get(kind) or ("battery_n" if kind.startswith("battery") else "other_n")
-        self.day(v, fix.time)[counter] += 1
+        if count:
+            counter = ALARM_COUNTERS.get(kind) or ("battery_n" if kind.startswith("battery") else "other_n")
+            self.day(v, begin)[counter] += 1
         if not instant:
-            v.open[key or kind] = OpenAlarm(event_id, fix.time, value, value)
+            v.open[key or kind] = OpenAlarm(event_id, begin, value, value)
 
     def close_alarm(self, v: VehicleCtx, key: str, when: datetime) -> None:
         alarm = v.open.pop(key, None)
@@ -286,15 +320,6 @@ def count_interval(b: Batch, v: VehicleCtx, sample: Fix, until: datetime, sign: 
         start = cut
 
 
-def retained(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
-    """Older than the tenant's retention window (``v.keep_from``): not stored, no stage - its month may have been
-    dropped (PostgreSQL would refuse the row and fail the whole batch) and it is past keeping anyway."""
-    if fix.time < v.keep_from:
-        b.expired += 1
-        return False
-    return True
-
-
 def late_or_duplicate(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     """Older than the last fix: set aside for :func:`replay_late` after the live fixes. The time of the last fix:
     a re-send (equal to a fix seen at that time, or to one stored before a restart) is dropped; a fix that
@@ -340,15 +365,18 @@ def durations(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     return True
 
 
-def state_machine(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+def state_of(fix: Fix, limits: Thresholds) -> str:
     if not fix.acc:
-        new = STATE_OFF
-    elif is_loaded(fix, v.limits):
-        new = STATE_LOADED
-    elif fix.speed_kmh >= v.limits.move_kmh:
-        new = STATE_MOVING
-    else:
-        new = STATE_IDLE
+        return STATE_OFF
+    if is_loaded(fix, limits):
+        return STATE_LOADED
+    if fix.speed_kmh >= limits.move_kmh:
+        return STATE_MOVING
+    return STATE_IDLE
+
+
+def state_machine(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    new = state_of(fix, v.limits)
     if new != v.state or v.state_since is None:
         v.state, v.state_since = new, fix.time
     return True
@@ -523,7 +551,6 @@ def remember(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
 
 
 STAGES: list[Stage] = [
-    retained,
     late_or_duplicate,
     odometer,
     durations,
@@ -539,6 +566,68 @@ STAGES: list[Stage] = [
     position,
     remember,
 ]
+
+
+def run_live(fixes: list[Fix], v: VehicleCtx, b: Batch) -> None:
+    """A vehicle's fixes of one batch on its live context, in the order they arrived: those dated within
+    plausibility (from the tenant's retention cut, ``v.keep_from``, to :data:`CLOCK_AHEAD` past the server clock)
+    go through the stages (:func:`run_stages`, in device time order); the others are kept out of the history. A
+    live one tells the terminal's clock is wrong (:func:`clock_wrong`); a backfilled one is dropped. The clock
+    verdict follows the arrival order: the last live fix to arrive decides whether the fault holds at the end of
+    the batch (a wrong clock's dates cannot be ordered against right ones)."""
+    ahead = b.now + CLOCK_AHEAD
+    plausible: list[Fix] = []
+    backfilled = b.backfilled
+    for fix in fixes:
+        if v.keep_from <= fix.time <= ahead:
+            plausible.append(fix)
+            if not (backfilled and id(fix) in backfilled):
+                clock_right(v, b)
+        elif backfilled and id(fix) in backfilled:
+            b.expired += 1
+        else:
+            clock_wrong(fix, v, b)
+    run_stages(plausible, v, b)
+
+
+def clock_wrong(fix: Fix, v: VehicleCtx, b: Batch) -> None:
+    """A live fix dated beyond plausibility: the vehicle's live state (position, speed, state) and nothing else -
+    no position row, no daily aggregate, ``v.last`` stays the last plausible fix. A ``terminal_clock`` alarm opens
+    (dated by the server: the fix's time is not to be believed, and its month may be gone; not counted in the
+    daily aggregates) unless open already; its value is the clock's offset in seconds (negative: behind), its
+    ``max_value`` the largest offset seen. The terminal is heard from, so an ``offline`` alarm ends."""
+    b.clock_faults += 1
+    previous = v.clock
+    where = fix if fix.valid else (previous.where if previous is not None else v.located)
+    v.clock = ClockFault(fix, b.now, where)
+    new = state_of(fix, v.limits)
+    if new != v.state or v.state_since is None:
+        v.state, v.state_since = new, b.now  # in server time: the fix's own is not to be believed
+    offset = (fix.time - b.now).total_seconds()
+    alarm = v.open.get(TERMINAL_CLOCK)
+    if alarm is None:
+        ahead = fix.time > b.now
+        detail = {
+            "deviceTime": fix.time.isoformat(),
+            "serverTime": b.now.isoformat(),
+            "reason": "ahead" if ahead else "before_retention",
+            "limit": (b.now + CLOCK_AHEAD).isoformat() if ahead else v.keep_from.isoformat(),
+        }
+        b.open_alarm(v, TERMINAL_CLOCK, fix, offset, None, level=2, detail=detail, begin=b.now, count=False)
+    elif abs(offset) > abs(alarm.max_value):
+        alarm.max_value = offset
+    b.close_alarm(v, "offline", b.now)
+    b.states[v.vehicle_id] = v
+
+
+def clock_right(v: VehicleCtx, b: Batch) -> None:
+    """A plausible live fix: the terminal's clock is right (again). The fault's live state gives way to the
+    history's (the stages that follow put the fix there) and the ``terminal_clock`` alarm ends now."""
+    if v.clock is None and TERMINAL_CLOCK not in v.open:
+        return
+    v.clock = None
+    b.close_alarm(v, TERMINAL_CLOCK, b.now)
+    b.states[v.vehicle_id] = v
 
 
 def replay_late(v: VehicleCtx, late: list[Fix], stored: list[Fix], held: set[str], b: Batch) -> None:
@@ -674,15 +763,19 @@ def remember_can(v: VehicleCtx, report: Report) -> None:
 
 
 def live_view(v: VehicleCtx) -> dict[str, Any]:
-    fix = v.last
-    where = v.located
+    """The vehicle's live state: its last fix, or while its terminal's clock is wrong the latest report of the
+    fault (dated by the server time it arrived at, ``clockFault`` set)."""
+    fault = v.clock
+    fix = fault.fix if fault is not None else v.last
+    where = fault.where if fault is not None else v.located
+    when = fault.received if fault is not None else fix.time if fix else None
     return live_message(
         vehicle_id=v.vehicle_id,
         tenant_id=v.tenant_id,
         car_no=v.car_no,
         mechanism_id=v.mechanism_id,
         device=v.device,
-        time=fix.time if fix else None,
+        time=when,
         lat=where.lat if where else None,
         lon=where.lon if where else None,
         speed=fix.speed_kmh if fix else 0.0,
@@ -693,6 +786,7 @@ def live_view(v: VehicleCtx) -> dict[str, Any]:
         soc=fix.battery.soc_pct if fix and fix.battery else None,
         open_keys=v.open,
         online=True,
+        clock_fault_time=fault.fix.time if fault is not None else None,
     )
 
 
@@ -939,7 +1033,7 @@ class Pipeline:
             if report.driver is not None:
                 ctx = await self._context(report.device)
                 if ctx is not None:  # the positions before the change are the previous driver's
-                    run_stages(by_device.pop(report.device, []), ctx, batch)
+                    await self._run_live(by_device.pop(report.device, []), ctx, batch)
                     ctx.driver_name = report.driver.name[:64] if report.driver.name else None
                     batch.states[ctx.vehicle_id] = ctx
             if report.can:
@@ -948,21 +1042,26 @@ class Pipeline:
                     remember_can(ctx, report)
                     batch.states[ctx.vehicle_id] = ctx
             by_device.setdefault(report.device, []).extend(report.fixes)
-        today = batch.now.date()
         for device, fixes in by_device.items():
             ctx = await self._context(device)
             if ctx is None:
                 batch.unknown.add(device)
                 continue
-            ctx.keep_from = await self._keep_from(ctx.tenant_id, today)
-            run_stages(fixes, ctx, batch)
+            await self._run_live(fixes, ctx, batch)
         if batch.late_fixes:
             await self._backfill(batch)
         if batch.expired:
-            log.debug("%d fixes older than their tenant's retention window: not stored", batch.expired)
+            log.debug("%d backfilled fixes dated beyond plausibility: not stored", batch.expired)
+        if batch.clock_faults:
+            log.debug("%d fixes from terminals whose clock is wrong: live state only", batch.clock_faults)
         batch.states = {vid: v.snapshot() for vid, v in batch.states.items()}
         batch.open_only = {vid: v.snapshot() for vid, v in batch.open_only.items()}
         return batch
+
+    async def _run_live(self, fixes: list[Fix], ctx: VehicleCtx, batch: Batch) -> None:
+        if fixes:
+            ctx.keep_from = await self._keep_from(ctx.tenant_id, batch.now.date())
+            run_live(fixes, ctx, batch)
 
     async def _backfill(self, batch: Batch) -> None:
         """The late fixes of a batch: those not stored yet are replayed (:func:`replay_late`). Two look-ups per
@@ -1096,18 +1195,46 @@ class Pipeline:
             extra = json.loads(state.extra or "{}")
             ctx.can = dict(extra.get("can", {}))
             ctx.sigs = frozenset(int(s) for s in extra["sigs"]) if "sigs" in extra else None
-            if state.device_time is not None:
-                known = state.lat is not None and state.lon is not None
-                ctx.last = Fix(
-                    time=state.device_time,
+            # The history's last fix: the columns, unless they show a clock fault's report (then it was kept beside
+            # them, in ``extra["plain"]``, or there was none).
+            plain: dict[str, Any] | None = {
+                "time": state.device_time.isoformat() if state.device_time is not None else None,
+                "lat": state.lat,
+                "lon": state.lon,
+                "speed": state.speed,
+                "direction": state.direction,
+                "alarm": state.alarm,
+                "status": state.status,
+                "load": state.load_kg,
+            }
+            if state.clock_fault_time is not None:
+                shown = Fix(
+                    time=state.clock_fault_time,
                     lat=state.lat if state.lat is not None else 0.0,
                     lon=state.lon if state.lon is not None else 0.0,
                     speed_kmh=state.speed,
                     direction=state.direction,
                     alarm=state.alarm,
                     status=state.status,
-                    mileage_km=state.mileage_km,
                     load_kg=state.load_kg,
+                )
+                where = None
+                if state.lat is not None and state.lon is not None:
+                    where = shown if shown.valid else replace(shown, status=shown.status | STATUS_FIX)
+                ctx.clock = ClockFault(shown, state.device_time or state.server_time or utcnow(), where)
+                plain = extra.get("plain")
+            if plain is not None and plain.get("time"):
+                known = plain.get("lat") is not None and plain.get("lon") is not None
+                ctx.last = Fix(
+                    time=datetime.fromisoformat(plain["time"]),
+                    lat=float(plain["lat"]) if known else 0.0,
+                    lon=float(plain["lon"]) if known else 0.0,
+                    speed_kmh=float(plain.get("speed") or 0.0),
+                    direction=int(plain.get("direction") or 0),
+                    alarm=int(plain.get("alarm") or 0),
+                    status=int(plain.get("status") or 0),
+                    mileage_km=state.mileage_km,
+                    load_kg=plain.get("load"),
                     lifting=extra.get("lifting"),
                     fault_codes=tuple(extra.get("faults", ())),
                 )

@@ -6,7 +6,7 @@ Positions go in bulk and idempotently (a re-sent position is ignored by the prim
 
 On PostgreSQL ``fics_position`` and ``fics_event`` are partitioned by tenant, then by month (migrations 0002 and
 0006); :class:`PartitionKeeper` creates the partitions a batch needs and retention drops whole months. The pipeline
-never writes a row older than its tenant's retention window (``pipeline.retained``), so no row needs a month that
+never writes a row older than its tenant's retention window (``pipeline.run_live``), so no row needs a month that
 retention dropped; should a keeper still believe in a dropped partition (retention run by another process, a
 retention period shortened meanwhile), the write that fails for it forgets what the keepers know and runs once
 more, re-creating the partition - one stale month never fails a batch of every terminal's data.
@@ -303,30 +303,37 @@ class TelemetryStore:
         await s.execute(stmt, rows)
 
     async def _states(self, s: AsyncSession, ctxs: list[VehicleCtx]) -> None:
+        """The vehicles' live states. While a terminal's clock is wrong (``v.clock``) the columns show its latest
+        report, dated by the server time it arrived at, with ``clock_fault_time`` the time its clock gave; the last
+        plausible fix (what a restarted pipeline goes on from) is kept in ``extra["plain"]``."""
         now = utcnow()
         rows = []
         for v in ctxs:
-            fix = v.last
+            last, fault = v.last, v.clock
+            fix = fault.fix if fault is not None else last
             if fix is None:
                 continue
             bat = fix.battery
-            where = v.located  # the last valid position: a fix without GNSS does not move the vehicle
-            extra: dict[str, Any] = {"sigs": [fix_signature(f) for f in (fix, *v.twins)]}
+            # the last valid position: a fix without GNSS does not move the vehicle
+            where = fault.where if fault is not None else v.located
+            extra: dict[str, Any] = {"sigs": [fix_signature(f) for f in (last, *v.twins)] if last else []}
             if v.sigs:
                 extra["sigs"] += sorted(v.sigs)
             if v.can:
                 extra["can"] = v.can
-            if fix.lifting is not None:
-                extra["lifting"] = fix.lifting
-            if fix.fault_codes:  # a fault still present after a restart is not new
-                extra["faults"] = list(fix.fault_codes)
+            if last is not None and last.lifting is not None:
+                extra["lifting"] = last.lifting
+            if last is not None and last.fault_codes:  # a fault still present after a restart is not new
+                extra["faults"] = list(last.fault_codes)
+            if fault is not None:
+                extra["plain"] = plain_fix(last, v.located)
             rows.append(
                 {
                     "vehicle_id": v.vehicle_id,
                     "tenant_id": v.tenant_id,
                     "mechanism_id": v.mechanism_id,
                     "device_number": v.device,
-                    "device_time": fix.time,
+                    "device_time": fault.received if fault is not None else fix.time,
                     "server_time": now,
                     "lat": where.lat if where is not None else None,
                     "lon": where.lon if where is not None else None,
@@ -347,6 +354,7 @@ class TelemetryStore:
                     "driver_name": v.driver_name,
                     "extra": json.dumps(extra),
                     "open_events": open_events_json(v),
+                    "clock_fault_time": fault.fix.time if fault is not None else None,
                 }
             )
         if not rows:
@@ -447,6 +455,23 @@ class TelemetryStore:
                     key = f"{kind}:{fence_id}" if fence_id else kind
                 out.setdefault(vid, set()).add(key)
         return out
+
+
+def plain_fix(last: Fix | None, located: Fix | None) -> dict[str, Any] | None:
+    """The history's last fix as the state columns would hold it (the last valid position, the last fix's values),
+    kept in ``extra["plain"]`` while the columns show a clock fault's report; None when there is none."""
+    if last is None:
+        return None
+    return {
+        "time": last.time.isoformat(),
+        "lat": located.lat if located is not None else None,
+        "lon": located.lon if located is not None else None,
+        "speed": last.speed_kmh,
+        "direction": last.direction,
+        "alarm": last.alarm,
+        "status": last.status,
+        "load": last.load_kg,
+    }
 
 
 def open_events_json(v: VehicleCtx) -> str:

@@ -20,12 +20,14 @@ import json
 import logging
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -332,13 +334,19 @@ class TerminalService:
         self, device: str, online: bool, when: datetime | None = None, protocol: str | None = None, **attributes: str
     ) -> None:
         """The terminal connected or went away; its vehicle's live state says so, and browsers watching the vehicle
-        hear of it (``view.ONLINE_TOPIC``, after the commit)."""
+        hear of it (``view.ONLINE_TOPIC``, after the commit).
+
+        Online follows the connection, not the reports: a terminal that connects is online (and seen) whatever
+        it reports, even nothing at all - its vehicle gets a live state row now when it has none yet (it never
+        sent a position, or only positions its clock dated beyond plausibility)."""
         when = when or utcnow()
         async with self.db.sessionmaker() as s:
             values: dict[str, object] = {"online": online, "last_seen": when, **attributes}
             if protocol:
                 values["protocol"] = protocol
             await s.execute(update(Terminal).where(Terminal.device_number == device).values(**values))
+            if online:
+                await self._state_row(s, device, when)
             changed = await s.execute(
                 update(VehicleState)
                 .where(VehicleState.device_number == device)
@@ -354,18 +362,54 @@ class TerminalService:
                 )
                 await self.bus.publish(ONLINE_TOPIC, message)
 
-    async def touch(self, devices: Sequence[str], when: datetime | None = None) -> None:
-        """Terminals heard from (a heartbeat, a reply: not only positions) are seen now: one statement for all of
-        them, so a parked terminal that only sends heartbeats is neither offline nor shown as silent."""
-        if not devices:
+    @staticmethod
+    async def _state_row(s: AsyncSession, device: str, when: datetime) -> None:
+        """The live state row of the vehicle the terminal's data goes to, online and seen at ``when``: created
+        when missing, else taken over by this terminal (inserted or updated in one statement: the pipeline may be
+        writing the same row)."""
+        car = await _vehicle_of(s, device, await _terminal(s, device))
+        if car is None:
             return
-        when = when or utcnow()
+        insert = pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
+        stmt = insert(VehicleState).values(
+            vehicle_id=car.id,
+            tenant_id=car.tenant_id,
+            mechanism_id=car.mechanism_id,
+            device_number=device,
+            online=True,
+            last_seen=when,
+        )
+        await s.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["vehicle_id"], set_={"online": True, "last_seen": when, "device_number": device}
+            )
+        )
+
+    async def touch(self, heard: Mapping[str, datetime]) -> None:
+        """Terminals heard from (any frame: a heartbeat, a reply, not only positions), each with the server time it
+        was last heard at: their terminal rows and their vehicles' live states are seen then, so a parked terminal
+        that only sends heartbeats is neither offline nor shown as silent. One transaction for all of them (one
+        statement per table, executed for each terminal): the gateway calls it once per ``touch_interval_s``.
+
+        Only states that are online move: a session that ended while this was on its way has written its
+        vehicle offline, and must not look seen after that."""
+        if not heard:
+            return
+        rows = [{"dev": device, "seen": when} for device, when in heard.items()]
+        # Core tables, not the entities: an ORM update with a list of rows would be a bulk update by primary key.
+        terminals, states = cast(Table, Terminal.__table__), cast(Table, VehicleState.__table__)
         async with self.db.sessionmaker() as s:
-            await s.execute(update(Terminal).where(Terminal.device_number.in_(devices)).values(last_seen=when))
             await s.execute(
-                update(VehicleState)
-                .where(VehicleState.device_number.in_(devices), VehicleState.online.is_(True))
-                .values(last_seen=when)
+                update(terminals)
+                .where(terminals.c.device_number == bindparam("dev"))
+                .values(last_seen=bindparam("seen")),
+                rows,
+            )
+            await s.execute(
+                update(states)
+                .where(states.c.device_number == bindparam("dev"), states.c.online.is_(True))
+                .values(last_seen=bindparam("seen")),
+                rows,
             )
             await s.commit()
 

@@ -53,8 +53,14 @@ def live_message(
     soc: float | None,
     open_keys: Iterable[str],
     online: bool,
+    clock_fault_time: datetime | None = None,
 ) -> dict[str, Any]:
-    """A vehicle's live state. ``lat``/``lon`` are its last *valid* position (a fix without GNSS keeps them)."""
+    """A vehicle's live state. ``lat``/``lon`` are its last *valid* position (a fix without GNSS keeps them).
+
+    ``clockFault``: the state shown comes from a report dated beyond plausibility (the terminal's clock is wrong:
+    before the tenant's retention, or more than ``pipeline.CLOCK_AHEAD`` ahead of the server). Its position and
+    values are the vehicle's latest ones, ``time`` is then the server time it arrived at and ``clockFaultTime``
+    the time the terminal's clock gave it (null without a fault); a ``terminal_clock`` alarm is open meanwhile."""
     return {
         "vehicleId": str(vehicle_id),
         "tenantId": tenant_id,
@@ -72,6 +78,8 @@ def live_message(
         "soc": soc,
         "alarms": alarm_kinds(open_keys),
         "online": online,
+        "clockFault": clock_fault_time is not None,
+        "clockFaultTime": iso_utc(clock_fault_time),
     }
 
 

@@ -26,6 +26,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from liftdesk.core.bus import Bus
@@ -101,6 +102,8 @@ SUBPACKAGE_BYTES_PER_CONNECTION = 4 * 1024 * 1024
 SUBPACKAGE_BYTES_TOTAL = 64 * 1024 * 1024
 WRITE_HIGH_WATER = 256 * 1024
 PROTOCOL = "jt808"
+#: Seconds a session's end waits for the data it submitted to be written before marking its vehicle offline.
+SETTLE_S = 5.0
 DAY_S = 24 * 3600.0
 
 
@@ -217,28 +220,37 @@ class Gateway:
 
     async def _watch(self) -> None:
         """One timer for every connection (a timeout around each read cost a timer per message): close those
-        that sent nothing for ``idle_timeout_s``, and every ``touch_interval_s`` record in one statement that the
-        others were heard from (heartbeats included)."""
+        that sent nothing for ``idle_timeout_s`` (their vehicles go offline), and every ``touch_interval_s``
+        record that the others were heard from.
+
+        Last-seen: every frame of an authenticated session (heartbeats included, whatever the dates in its
+        reports) moves its vehicle's last-seen time to the server time of the read that brought it
+        (:attr:`Session.heard_at`), in memory. The database gets it here, coalesced: one transaction for every
+        terminal heard from, at most once per ``touch_interval_s`` - so at most one last-seen write per terminal
+        per ``touch_interval_s``, however many frames it sends, and the stored time trails the terminal's last
+        frame by at most ``touch_interval_s`` plus this loop's period (at most 5 s). Positions also write it, with
+        their batch (``store._states``), and authentication does when the terminal comes online."""
         loop = asyncio.get_running_loop()
         idle = self.idle_timeout_s
         touched = loop.time()
         while True:
             await asyncio.sleep(min(idle / 4, 5.0, self.touch_interval_s))
             now = loop.time()
-            heard: list[str] = []
+            touch = now - touched >= self.touch_interval_s
+            heard: dict[str, datetime] = {}
             for session in list(self._connections):
                 if now - session.last_activity > idle:
                     log.info("%s: idle for %.0f s, closing", session.name, idle)
                     session.close()
                     continue
-                if session.device is not None and session.authenticated and session.last_activity > touched:
-                    heard.append(session.device)
+                if touch and session.device is not None and session.authenticated and session.last_activity > touched:
+                    heard[session.device] = session.heard_at
                 if len(session.assembler):  # sub-packages that stopped coming: ask once, then give up
                     try:
                         await session.check_subpackages()
                     except Exception:
                         log.exception("%s: checking its sub-packages failed", session.name)
-            if now - touched >= self.touch_interval_s:
+            if touch:
                 touched = now
                 try:
                     await self.terminals.touch(heard)
@@ -362,6 +374,11 @@ class Session:
         return self.known is not None
 
     @property
+    def heard_at(self) -> datetime:
+        """Server time of the last read from this terminal (whatever it carried): its last-seen time."""
+        return self._read_at
+
+    @property
     def name(self) -> str:
         return f"{self.device or '?'}@{self.peer}"
 
@@ -429,6 +446,8 @@ class Session:
         for task in tasks:  # their acknowledgements cannot be delivered any more; the terminal re-sends
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks and self.known is not None:
+            await self._settle()
         if self.device is not None and self.known is not None:
             try:
                 await self.gateway._offline(self, self.device)
@@ -438,6 +457,17 @@ class Session:
             self._flush()  # answers queued this turn (a logout's reply) go out before the close
             self.writer.close()
         log.debug("%s: closed", self.name)
+
+    async def _settle(self) -> None:
+        """Wait until the data this session submitted is written (or failed): a cancelled submission stays in the
+        pipeline's queue, and its batch marks the vehicle online - written after the offline mark, it would leave
+        the vehicle online with no connection. An empty submission is committed after every one queued before it
+        (batches are written in order). Bounded: a stuck database must not hold the session's end."""
+        try:
+            async with asyncio.timeout(SETTLE_S):
+                await self.gateway.pipeline.submit([])
+        except Exception:
+            log.warning("%s: its last data was not written in %.0f s; marking it offline anyway", self.name, SETTLE_S)
 
     # ------------------------------------------------------------------ writing
 
@@ -701,12 +731,15 @@ class Session:
         self.terminal, self._terminal_key = header.terminal, header.terminal_key
         previous, self.device, self.known = self.device, device, known
         self.liftdesk = self.gateway.extension_for(known.maker)
-        await self._reply(header)
         if previous != device:
             log.info("%s: authenticated (%s, JT/T 808-%d)", self.name, known.tenant_id, int(header.version))
+            # Online and seen before the terminal hears it is in: from its answer on, its vehicle is online (with a
+            # live state row, whatever it reports next) and its number is taken (``terminals._claimed_by_another``).
+            # Its pending commands are sent in the background, after this answer.
             await self.gateway._online(self, device)
-            if self.gateway.attributes_max_age_s is not None:
-                await self._spawn(self._query_attributes(known, self.gateway.attributes_max_age_s))
+        await self._reply(header)
+        if previous != device and self.gateway.attributes_max_age_s is not None:
+            await self._spawn(self._query_attributes(known, self.gateway.attributes_max_age_s))
 
     async def _query_attributes(self, known: Known, max_age_s: float) -> None:
         """Ask the terminal what it is (0x8107 → 0x0107: model, ICCID, hardware and firmware versions) through the
