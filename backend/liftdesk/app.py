@@ -98,12 +98,13 @@ def create_app(
     install_error_handlers(app)
 
     from liftdesk.system.public import router as public_router
+    from liftdesk.telemetry.live import document_feed
     from liftdesk.telemetry.live import router as live_router
 
     app.include_router(public_router)
     app.include_router(live_router)
     mount_resources(app)
-    install_manifest(app)
+    install_manifest(app, document_feed)
     _mount_web(app, settings.web_dir)
     return app
 

@@ -222,7 +222,7 @@ async def test_make_run_serves_the_simulated_fleet(server: Server) -> None:
             first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
             assert first["type"] == "snapshot", first
             assert {v["deviceNumber"] for v in first["data"]} == devices
-            assert all(v["lat"] is not None and v["time"] for v in first["data"])
+            assert all(v["lat"] is not None and v["gpsTime"] for v in first["data"])
             for v in first["data"]:
                 if v["deviceNumber"] in low_electrolyte:
                     assert "battery_liquid_level" in v["alarms"], v
@@ -277,10 +277,10 @@ async def test_make_run_serves_the_simulated_fleet(server: Server) -> None:
                 return any("fence_in" in v["alarms"] for v in msg["data"]), updates[-3:]
 
             await poll("a fence_in alarm on the live feed", alarm_on_the_feed, REPORT_WAIT_S)
-            assert all(v["deviceNumber"] in devices and v["time"] for v in updates)
+            assert all(v["deviceNumber"] in devices and v["gpsTime"] for v in updates)
 
         # The feed publishes a vehicle after its batch is committed: the API has the alarm by now.
-        fenced = {v["vehicleId"] for v in updates if "fence_in" in v["alarms"]}
+        fenced = {v["carId"] for v in updates if "fence_in" in v["alarms"]}
         now_cars = {c["carId"]: c for c in await fleet()}
         assert all("fence_in" in now_cars[vid]["alarms"] for vid in fenced), [now_cars[vid] for vid in fenced]
         assert (await get(f"{FICS}/carStatus/getCnt"))["alarm"] >= len(fenced)

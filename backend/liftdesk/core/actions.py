@@ -8,8 +8,8 @@ without the right learns nothing about the input rules), validates, calls the fu
 in one place, publishes its bus messages after the commit and wraps the answer in the envelope::
 
     @VEHICLE.action("GET", "/api/blade-fics-report/fics/positionTrailing/carRealTimeInfo", query=CarIdQuery,
-                    answer=LiveState, summary="Live state of one vehicle")
-    async def real_time(ctx: Ctx, query: CarIdQuery) -> LiveState: ...
+                    answer=LiveVehicle, summary="Live state of one vehicle")
+    async def real_time(ctx: Ctx, query: CarIdQuery) -> LiveVehicle: ...
 
 The function takes ``ctx`` and, by name, any of ``query`` (the validated query model), ``body`` (the validated
 body model), ``ident`` (the path id, for paths ending in ``{id}``), ``upload`` (a multipart file, field ``file``)

@@ -8,13 +8,18 @@ columns show), so a field is declared once, here, in the resource's Pydantic sch
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
 
 from liftdesk.core.actions import describe_permission
+from liftdesk.core.ids import ID_PATTERN, ID_RE
 from liftdesk.core.paging import snake_to_camel
 from liftdesk.core.registry import REGISTRY, Resource
+from liftdesk.core.schemas import trimmed_pattern
 
 EXTENSION = "x-liftdesk-resources"
 _LIMITS = ("maxLength", "minLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern")
@@ -27,11 +32,20 @@ def _type_of(spec: dict[str, Any]) -> tuple[str, bool]:
     nullable = "null" in types
     real = [o for o in options if o.get("type") != "null"]
     kind = real[0].get("type", "object") if real else "null"
-    if kind == "string" and real and real[0].get("pattern") == "^-?[0-9]+$":
+    if kind == "string" and real and real[0].get("pattern") == ID_PATTERN:
         kind = "id"
     if kind == "string" and real and "example" in real[0] and str(real[0]["example"]).count(":") == 2:
         kind = "datetime"
     return kind, nullable
+
+
+def _implied(kind: str, option: dict[str, Any]) -> bool:
+    """Is the option's pattern one the field's type implies (a time's format, a list of ids, whitespace not counting
+    toward the minimum length)? The web app checks those by the field's type: the manifest leaves them out."""
+    pattern = option.get("pattern")
+    if kind == "datetime" or (kind == "string" and str(pattern).startswith(f"^(?:{ID_RE}")):
+        return True
+    return "minLength" in option and pattern == trimmed_pattern(int(option["minLength"]))
 
 
 def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
@@ -46,7 +60,7 @@ def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
         options = spec.get("anyOf") or [spec]
         for option in (spec, *options):
             for limit in _LIMITS:
-                if limit in option:
+                if limit in option and not (limit == "pattern" and _implied(kind, option)):
                     field[limit] = option[limit]
             for extra, key in (("x-dict", "dict"), ("x-dict-biz", "dictBiz")):
                 if extra in option:
@@ -90,14 +104,31 @@ def manifest() -> dict[str, Any]:
     return {res.name: resource_manifest(res) for res in REGISTRY}
 
 
-def install(app: FastAPI) -> None:
-    """Publish the manifest in the app's OpenAPI document (built once, on first request, as FastAPI does)."""
+#: What a document describes beyond the routes (e.g. the live feed's messages): functions that add to it.
+Addition = Callable[[dict[str, Any]], None]
+
+
+def add_schemas(document: dict[str, Any], models: Sequence[type[BaseModel]]) -> None:
+    """Put models in the document's components (for messages no route returns, such as the live feed's)."""
+    _, definitions = models_json_schema(
+        [(m, "serialization") for m in models], ref_template="#/components/schemas/{model}"
+    )
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for name, schema in definitions.get("$defs", {}).items():
+        schemas.setdefault(name, schema)
+
+
+def install(app: FastAPI, *additions: Addition) -> None:
+    """Publish the manifest (and the ``additions``) in the app's OpenAPI document (built once, on first request,
+    as FastAPI does)."""
     plain = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             document = plain()
             document[EXTENSION] = manifest()
+            for add in additions:
+                add(document)
             app.openapi_schema = document
         return app.openapi_schema
 

@@ -20,71 +20,12 @@ from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.messages import STATUS_FIX
 from liftdesk.telemetry.models import Position, VehicleState
-from liftdesk.telemetry.view import alarm_kinds
+from liftdesk.telemetry.view import LiveVehicle, live_state
 
 FICS = "/api/blade-fics-report/fics"
 MAX_TRACK = 50_000
 #: The longest track one call returns: the specification's range cap ("up to 7 days selectable for a range").
 MAX_TRACK_PERIOD = timedelta(days=7)
-
-
-class LiveState(Schema):
-    car_id: Id
-    car_no: str
-    device_number: str | None = None
-    mechanism_id: Id | None = None
-    car_type: int
-    online: bool = False
-    acc: bool = False
-    state: str = "off"
-    lat: float | None = None
-    lon: float | None = None
-    speed: float = 0.0
-    direction: int = 0
-    gps_time: Time | None = None
-    last_seen: Time | None = None
-    mileage: float | None = None
-    load_kg: float | None = None
-    soc: float | None = None
-    lock_level: int | None = None
-    alarms: list[str] = Field(default_factory=list)
-    driver_name: str | None = None
-    #: The latest frame of each CAN id the terminal passed on: id (hex) → {data (hex), channel, time}.
-    can: dict[str, dict[str, Any]] = Field(default_factory=dict)
-
-
-def _live(car: Vehicle, st: VehicleState | None) -> LiveState:
-    if st is None:
-        return LiveState(
-            car_id=car.id,
-            car_no=car.car_no,
-            device_number=car.device_number,
-            mechanism_id=car.mechanism_id,
-            car_type=car.car_type,
-        )
-    return LiveState(
-        car_id=car.id,
-        car_no=car.car_no,
-        device_number=car.device_number,
-        mechanism_id=car.mechanism_id,
-        car_type=car.car_type,
-        online=st.online,
-        acc=st.acc,
-        state=st.state,
-        lat=st.lat,
-        lon=st.lon,
-        speed=st.speed,
-        direction=st.direction,
-        gps_time=st.device_time,
-        last_seen=st.last_seen,
-        mileage=st.mileage_km,
-        load_kg=st.load_kg,
-        soc=st.soc_pct,
-        lock_level=st.lock_level,
-        alarms=alarm_kinds(json.loads(st.open_events or "{}")),
-        driver_name=st.driver_name,
-        can=json.loads(st.extra or "{}").get("can", {}),
-    )
 
 
 async def _vehicles(c: crud.Ctx, stmt: Select[Any] | None = None) -> list[tuple[Vehicle, VehicleState | None]]:
@@ -119,9 +60,9 @@ class LastGpsIn(Schema):
     summary="Latest position and state of the caller's vehicles",
     kind="read",
     body=LastGpsIn,
-    answer=list[LiveState],
+    answer=list[LiveVehicle],
 )
-async def last_gps(ctx: crud.Ctx, body: LastGpsIn) -> list[LiveState]:
+async def last_gps(ctx: crud.Ctx, body: LastGpsIn) -> list[LiveVehicle]:
     stmt = ctx.scope.select(Vehicle)
     ids = [*body.car_ids, *([body.car_id] if body.car_id else [])]
     if ids:
@@ -129,7 +70,7 @@ async def last_gps(ctx: crud.Ctx, body: LastGpsIn) -> list[LiveState]:
     if body.device_number:
         stmt = stmt.where(Vehicle.device_number == body.device_number)
     stmt = in_organisation(ctx, stmt, body.mechanism_id)
-    return [_live(car, st) for car, st in await _vehicles(ctx, stmt)]
+    return [live_state(car, st) for car, st in await _vehicles(ctx, stmt)]
 
 
 class StatusCount(Schema):
@@ -188,11 +129,11 @@ class CarQuery(Schema):
     summary="Live state of one vehicle",
     kind="read",
     query=CarQuery,
-    answer=LiveState,
+    answer=LiveVehicle,
     tag="positionTrailing",
 )
-async def real_time(ctx: crud.Ctx, query: CarQuery) -> LiveState:
-    return _live(*(await _one(ctx, query.car_id)))
+async def real_time(ctx: crud.Ctx, query: CarQuery) -> LiveVehicle:
+    return live_state(*(await _one(ctx, query.car_id)))
 
 
 class TrackPoint(Schema):

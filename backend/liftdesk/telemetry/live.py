@@ -28,11 +28,12 @@ from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database
 from liftdesk.core.deps import AUTH_REVOKED, principal_of
 from liftdesk.core.envelope import Forbidden, NotAuthenticated
+from liftdesk.core.manifest import add_schemas
 from liftdesk.core.scope import Scope
 from liftdesk.core.security import Principal
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.models import VehicleState
-from liftdesk.telemetry.view import EVENT_TOPIC, LIVE_TOPIC, ONLINE_TOPIC, event_summary, live_message
+from liftdesk.telemetry.view import EVENT_TOPIC, FEED_MESSAGES, LIVE_TOPIC, ONLINE_TOPIC, event_summary, live_state
 
 log = logging.getLogger("liftdesk.live")
 router = APIRouter(tags=["live"])
@@ -52,7 +53,7 @@ class Client:
     def accepts(self, msg: dict[str, Any]) -> bool:
         if msg.get("tenantId") != self.principal.tenant_id:
             return False
-        return self.visible is None or str(msg.get("vehicleId")) in self.visible
+        return self.visible is None or str(msg.get("carId")) in self.visible
 
 
 class LiveHub:
@@ -99,12 +100,12 @@ class LiveHub:
     async def _on_update(self, msg: dict[str, Any]) -> None:
         for client in list(self.clients):
             if client.accepts(msg):
-                client.pending[str(msg["vehicleId"])] = msg
+                client.pending[str(msg["carId"])] = msg
 
     async def _on_online(self, msg: dict[str, Any]) -> None:
         for client in list(self.clients):
             if client.accepts(msg):
-                client.online[str(msg["vehicleId"])] = msg
+                client.online[str(msg["carId"])] = msg
 
     async def _on_event(self, msg: dict[str, Any]) -> None:
         for client in list(self.clients):
@@ -160,28 +161,7 @@ class LiveHub:
                 .with_only_columns(Vehicle, VehicleState)
             )
             rows = (await s.execute(stmt)).all()
-        return [
-            live_message(
-                vehicle_id=car.id,
-                tenant_id=car.tenant_id,
-                car_no=car.car_no,
-                mechanism_id=car.mechanism_id,
-                device=car.device_number,
-                time=st.device_time,
-                lat=st.lat,
-                lon=st.lon,
-                speed=st.speed,
-                direction=st.direction,
-                state=st.state,
-                acc=st.acc,
-                load_kg=st.load_kg,
-                soc=st.soc_pct,
-                open_keys=json.loads(st.open_events or "{}"),
-                online=st.online,
-                clock_fault_time=st.clock_fault_time,
-            )
-            for car, st in rows
-        ]
+        return [live_state(car, st).message() for car, st in rows]
 
 
 async def authenticate(db: Database, token: str | None) -> Principal:
@@ -213,3 +193,18 @@ async def live(ws: WebSocket) -> None:
 
 
 __all__ = ["LIVE_PATH", "LiveHub", "router"]
+
+
+def document_feed(document: dict[str, Any]) -> None:
+    """The live feed in the OpenAPI document: its message schemas as components, and ``x-liftdesk-live``: the
+    socket's path and, by message ``type``, the schema of its ``data`` (a list of them or one)."""
+    add_schemas(document, [model for model, _ in FEED_MESSAGES.values()])
+    document["x-liftdesk-live"] = {
+        "path": LIVE_PATH,
+        "auth": "query parameter blade-auth: the access token",
+        "messages": {
+            kind: {"data": {"type": "array", "items": ref} if many else ref}
+            for kind, (model, many) in FEED_MESSAGES.items()
+            for ref in [{"$ref": f"#/components/schemas/{model.__name__}"}]
+        },
+    }

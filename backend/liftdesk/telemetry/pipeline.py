@@ -69,7 +69,7 @@ from liftdesk.telemetry.rules import (
     tenant_thresholds,
 )
 from liftdesk.telemetry.store import fix_signature, retention_cut
-from liftdesk.telemetry.view import EVENT_TOPIC, LIVE_TOPIC, event_message, live_message
+from liftdesk.telemetry.view import EVENT_TOPIC, LIVE_TOPIC, LiveVehicle, alarm_kinds, event_message
 
 log = logging.getLogger("liftdesk.pipeline")
 #: A position row: tenant, vehicle, device time, server time, lat, lon, speed, direction, altitude, alarm, status,
@@ -134,6 +134,7 @@ class VehicleCtx:
     driver_name: str | None = None
     fences: VehicleFences | None = None  # enabled bound fences + inside/outside memory (telemetry/fences.py)
     car_no: str | None = None
+    car_type: int | None = None
     can: dict[str, dict[str, Any]] = field(default_factory=dict)  # CAN id (hex) → {data, channel, time}: the latest
     located: Fix | None = None  # the last fix with a valid position: where the vehicle is
     twins: tuple[Fix, ...] = ()  # the other fixes seen with the time of ``last`` (usually none)
@@ -762,32 +763,39 @@ def remember_can(v: VehicleCtx, report: Report) -> None:
         v.can[key] = {"data": frame.data.hex().upper(), "channel": frame.channel, "time": when}
 
 
-def live_view(v: VehicleCtx) -> dict[str, Any]:
+def live_view(v: VehicleCtx, now: datetime) -> dict[str, Any]:
     """The vehicle's live state: its last fix, or while its terminal's clock is wrong the latest report of the
     fault (dated by the server time it arrived at, ``clockFault`` set)."""
     fault = v.clock
     fix = fault.fix if fault is not None else v.last
     where = fault.where if fault is not None else v.located
     when = fault.received if fault is not None else fix.time if fix else None
-    return live_message(
-        vehicle_id=v.vehicle_id,
+    return LiveVehicle(
+        car_id=v.vehicle_id,
         tenant_id=v.tenant_id,
         car_no=v.car_no,
+        device_number=v.device,
         mechanism_id=v.mechanism_id,
-        device=v.device,
-        time=when,
+        car_type=v.car_type,
+        online=True,  # a report just came from its terminal
+        acc=fix.acc if fix else False,
+        state=v.state,
         lat=where.lat if where else None,
         lon=where.lon if where else None,
         speed=fix.speed_kmh if fix else 0.0,
         direction=fix.direction if fix else 0,
-        state=v.state,
-        acc=fix.acc if fix else False,
+        gps_time=when,
+        last_seen=now,
+        mileage=v.mileage_km,
         load_kg=fix.load_kg if fix else None,
         soc=fix.battery.soc_pct if fix and fix.battery else None,
-        open_keys=v.open,
-        online=True,
+        lock_level=fix.lock_level if fix else None,
+        alarms=alarm_kinds(v.open),
+        driver_name=v.driver_name,
+        clock_fault=fault is not None,
         clock_fault_time=fault.fix.time if fault is not None else None,
-    )
+        can=dict(v.can),
+    ).message()
 
 
 @dataclass(frozen=True)
@@ -1103,7 +1111,7 @@ class Pipeline:
         self.written += len(batch.positions) + len(batch.late_positions)
         self.batches += 1
         for v in batch.states.values():
-            await self.bus.publish(LIVE_TOPIC, live_view(v))
+            await self.bus.publish(LIVE_TOPIC, live_view(v, batch.now))
         for event in batch.new_events:
             await self.bus.publish(EVENT_TOPIC, event_message(event))
 
@@ -1188,7 +1196,9 @@ class Pipeline:
         }
         limits = replace(limits, **{k: val for k, val in vehicle_limits.items() if val})
         limits = replace(limits, load_kg=load_threshold_kg(limits, car.rated_load_kg))
-        ctx = VehicleCtx(car.id, car.tenant_id, car.mechanism_id, device, limits, car_no=car.car_no)
+        ctx = VehicleCtx(
+            car.id, car.tenant_id, car.mechanism_id, device, limits, car_no=car.car_no, car_type=car.car_type
+        )
         if state is not None:
             ctx.state, ctx.state_since, ctx.mileage_km = state.state, state.state_since, state.mileage_km
             ctx.driver_name = state.driver_name

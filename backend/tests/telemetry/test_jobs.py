@@ -88,7 +88,7 @@ async def test_the_running_pipeline_closes_the_offline_alarm(app: FastAPI, db: D
     await Jobs(db, app.state.bus).run_once()
     await p.commit(staged)
     assert await mark_offline(db, app.state.bus) == 0, "one alarm per silence"
-    mine = [m for _, m in heard if m["vehicleId"] == str(vid)]
+    mine = [m for _, m in heard if m["carId"] == str(vid)]
     assert [m["kind"] for m in mine if "kind" in m] == ["offline"], "the live feed hears of the alarm"
     assert [m["online"] for m in mine if "online" in m] == [False], "... and that the vehicle is offline"
     now = utcnow().replace(microsecond=0)

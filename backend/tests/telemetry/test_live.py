@@ -82,21 +82,26 @@ async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, ser
         updates: list[dict[str, Any]] = []
         while not updates or updates[-1]["speed"] != 4.0:
             got = await _recv(a, "vehicles")
-            mine = [m for m in got if m["vehicleId"] == car_id]
+            mine = [m for m in got if m["carId"] == car_id]
             assert len(mine) <= 1, "one entry per vehicle per flush"
             updates += mine
         assert len(updates) < 5, "five reports within a second coalesce (at most one per flush interval)"
         with pytest.raises(TimeoutError):
             while True:  # tenant B must not hear of tenant A's vehicle
                 other = await _recv(b, "vehicles", wait_s=1.5)
-                assert all(m["vehicleId"] != car_id for m in other)
+                assert all(m["carId"] != car_id for m in other)
     async with websockets.connect(url + token_a) as again:
         snap = await _recv(again, "snapshot")
-        mine = [m for m in snap if m["vehicleId"] == car_id]
+        mine = [m for m in snap if m["carId"] == car_id]
         assert len(mine) == 1
         # the snapshot and the pushed updates are one shape, with the same values for the same state
         assert set(mine[0]) == set(updates[-1]) and mine[0]["carNo"] == updates[-1]["carNo"] == car["data"]["carNo"]
-        assert mine[0]["time"] == updates[-1]["time"] == "2026-06-01T01:00:04Z" and mine[0]["speed"] == 4.0
+        assert mine[0]["gpsTime"] == updates[-1]["gpsTime"] == "2026-06-01 09:00:04" and mine[0]["speed"] == 4.0
+        # ... and so is the REST answer, value for value where the state is the same
+        [rest] = (await api.post(f"{F}/carInfo/getCarLastGPSInfo", json={"carIds": [car_id]}))["data"]
+        assert set(rest) - {"_status"} == set(mine[0])
+        same = ("carId", "carNo", "gpsTime", "speed", "lat", "lon", "state", "alarms", "lastSeen", "online")
+        assert {k: rest[k] for k in same} == {k: mine[0][k] for k in same}
     with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
         async with websockets.connect(url + "not-a-token") as bad:
             await bad.recv()
@@ -108,7 +113,7 @@ def test_open_alarms_are_listed_by_kind_once() -> None:
     ctx = VehicleCtx(1, "000000", None, "013800000001", Thresholds(), car_no="FL-1")
     for key in ("fence_in:11", "fence_in:12", "speeding", "fence_speeding:11"):
         ctx.open[key] = OpenAlarm(1, datetime(2026, 6, 1), 1.0, 1.0)
-    assert live_view(ctx)["alarms"] == ["fence_in", "fence_speeding", "speeding"]
+    assert live_view(ctx, datetime(2026, 6, 1))["alarms"] == ["fence_in", "fence_speeding", "speeding"]
 
 
 WIRED = {"auto_register_tenant": "000000", "gateway_idle_timeout_s": 0.5, "gateway_port": "free"}
@@ -162,23 +167,23 @@ async def test_events_and_online_changes_reach_their_tenant_bounded(
             if msg["type"] in ("event", "eventSummary", "online"):
                 assert msg["type"] not in got, "one message of each per flush"
                 got[msg["type"]] = msg["data"]
-        events = [e for e in got["event"] if e["vehicleId"] == car_id]
+        events = [e for e in got["event"] if e["carId"] == car_id]
         assert [(e["kind"], e["level"], e["time"]) for e in events] == [
-            ("collision", collision_level(3.0 + i, 1.5), f"2026-06-02T01:00:0{i}Z") for i in range(3)
+            ("collision", collision_level(3.0 + i, 1.5), f"2026-06-02 09:00:0{i}") for i in range(3)
         ], "the first three, each with its own time and level"
-        assert set(events[0]) == {"id", "vehicleId", "tenantId", "mechanismId", "kind", "level", "time", "value"} | {
+        assert set(events[0]) == {"id", "carId", "tenantId", "mechanismId", "kind", "level", "time", "value"} | {
             "limit",
             "lat",
             "lon",
         }
         assert got["eventSummary"] == {"dropped": 2, "kinds": {"collision": 2}}
-        [online] = [m for m in got["online"] if m["vehicleId"] == car_id]
+        [online] = [m for m in got["online"] if m["carId"] == car_id]
         assert online["online"] is False and online["tenantId"] == "000000"
         with pytest.raises(TimeoutError):
             while True:  # tenant B hears of none of it
                 other = json.loads(await asyncio.wait_for(b.recv(), 1.5))
                 data = other["data"] if isinstance(other["data"], list) else []
-                assert other["type"] != "eventSummary" and all(m.get("vehicleId") != car_id for m in data)
+                assert other["type"] != "eventSummary" and all(m.get("carId") != car_id for m in data)
 
 
 async def test_revoked_tokens_close_their_live_sockets(api: Api, server: tuple[Any, int]) -> None:

@@ -100,7 +100,7 @@ async def test_durations_follow_the_state_of_each_sample(db: Database) -> None:
     assert (
         state is not None and state.state == "idle" and state.acc and state.device_time == T0 + timedelta(seconds=100)
     )
-    assert seen and seen[-1]["vehicleId"] == str(vid) and seen[-1]["state"] == "idle"
+    assert seen and seen[-1]["carId"] == str(vid) and seen[-1]["state"] == "idle"
 
 
 async def test_gaps_are_capped_and_days_split_at_local_midnight(db: Database) -> None:
