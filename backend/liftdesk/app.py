@@ -285,21 +285,122 @@ class Simulator:
 
 
 def _mount_web(app: FastAPI, web_dir: Path) -> None:
-    index = web_dir / "index.html"
-    assets = web_dir / "assets"
-    if assets.is_dir():
-        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+    """The built web app: its hashed files under ``/assets`` (cached for a year), the other files of ``web_dir`` and,
+    for any other path (a route of the app), ``index.html`` (revalidated each time). Every file goes out in the best
+    encoding the request accepts that the build wrote beside it (:class:`PrecompressedFiles`); a path that leaves
+    ``web_dir`` is not found."""
+    import posixpath
 
-    @app.get("/{path:path}", include_in_schema=False)
-    def spa(path: str) -> Response:
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+
+    assets = PrecompressedFiles(directory=web_dir / "assets", cache_control=IMMUTABLE, check_dir=False)
+    files = PrecompressedFiles(directory=web_dir, cache_control="no-cache", check_dir=False)
+
+    async def serve(store: PrecompressedFiles, path: str, request: Request, fallback: str | None) -> Response:
+        # as StaticFiles does: no "." or ".." left (and its lookup refuses whatever still leads out of its folder)
+        clean = posixpath.normpath(path.strip("/")) if path.strip("/") else ""
+        try:
+            if clean and clean != ".":
+                return await store.get_response(clean, request.scope)
+        except HTTPException as exc:
+            if exc.status_code != 404:
+                raise
+        if fallback is not None:
+            try:
+                return await store.get_response(fallback, request.scope)
+            except HTTPException as exc:
+                if exc.status_code != 404:
+                    raise
+            return JSONResponse(fail_body(404, "web app not built: run `make run` (or `make web`)"), status_code=404)
+        return JSONResponse(fail_body(404, t("not_found")), status_code=404)
+
+    async def asset(request: Request) -> Response:
+        return await serve(assets, request.path_params["path"], request, None)
+
+    async def spa(request: Request) -> Response:
+        path = request.path_params["path"]
         if path.startswith("api/") or path == "api":
             return JSONResponse(fail_body(404, t("not_found")), status_code=404)
-        candidate = (web_dir / path).resolve()
-        if path and candidate.is_file() and web_dir.resolve() in candidate.parents:
-            return FileResponse(candidate)
-        if index.is_file():
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
-        return JSONResponse(fail_body(404, "web app not built: run `make run` (or `make web`)"), status_code=404)
+        return await serve(files, path, request, "index.html")
+
+    # Plain Starlette routes (they take the request itself), after every API route: the last one catches the app's
+    # own paths (/login, /wel/index, ...).
+    app.add_route("/assets/{path:path}", asset, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_route("/{path:path}", spa, methods=["GET", "HEAD"], include_in_schema=False)
+
+
+#: The encodings of the files ``npm run build`` writes beside each text file of the web app (``app.js.br``,
+#: ``app.js.gz``: frontend/scripts/compress.mjs), best first, with their file suffixes.
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+#: Vite names every file it writes under ``/assets`` by a hash of its content: a new build gives new names.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def accepted_encodings(header: str) -> set[str]:
+    """The codings of :data:`ENCODINGS` an ``Accept-Encoding`` header allows (``q=0`` refuses one, ``*`` stands for
+    those it does not name)."""
+    allowed: dict[str, bool] = {}
+    for part in header.split(","):
+        name, *params = (piece.strip() for piece in part.split(";"))
+        if not name:
+            continue
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        allowed[name.lower()] = q > 0
+    star = allowed.pop("*", False)
+    return {coding for coding, _ in ENCODINGS if allowed.get(coding, star)}
+
+
+class PrecompressedFiles(StaticFiles):
+    """Static files sent as the ``.br`` or ``.gz`` file beside them when there is one and the request accepts it
+    (``br`` before ``gzip`` before the file itself), with ``Content-Encoding``, ``Vary: Accept-Encoding``, the
+    original file's type and the given ``Cache-Control``. StaticFiles keeps the lookup inside the directory (no
+    ``..``, no link out of it) and answers ``If-None-Match`` with 304 (each encoding has its own ETag)."""
+
+    def __init__(self, *, cache_control: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cache_control = cache_control
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
+        import mimetypes
+        import os
+        import stat as stat_module
+
+        from starlette.datastructures import Headers
+        from starlette.staticfiles import NotModifiedResponse
+
+        request_headers = Headers(scope=scope)
+        original = os.fspath(full_path)
+        media_type, encoding = mimetypes.guess_type(original)
+        if encoding or not media_type:  # a .br or .gz file asked for by its own name is just bytes
+            media_type = "application/octet-stream"
+        headers = {"Cache-Control": self.cache_control, "Vary": "Accept-Encoding"}
+        served, stat = original, stat_result
+        accepted = accepted_encodings(request_headers.get("accept-encoding", ""))
+        for coding, suffix in ENCODINGS:
+            if coding not in accepted:
+                continue
+            try:
+                sibling = os.stat(original + suffix)
+            except OSError:
+                continue
+            if stat_module.S_ISREG(sibling.st_mode):
+                served, stat = original + suffix, sibling
+                headers["Content-Encoding"] = coding
+                break
+        response = FileResponse(
+            served, status_code=status_code, media_type=media_type, headers=headers, stat_result=stat
+        )
+        if self.is_not_modified(response.headers, request_headers):
+            return NotModifiedResponse(response.headers)
+        return response
 
 
 __all__ = ["create_app", "parse_language"]

@@ -1,7 +1,9 @@
 // The fleet pages against the real backend with a real JT/T 808 gateway and simulated terminals: register a vehicle
 // (车辆管理 → 车辆档案), then watch the simulated fleet live (车辆管理 → 实时监控), draw a vehicle's track of today
 // and ask its terminal for its parameters (a real command, answered by the simulated terminal), then find that command
-// in the command log (车辆管理 → 指令记录) and cancel one that waits for its terminal.
+// in the command log (车辆管理 → 指令记录) and cancel one that waits for its terminal. No basemap tile can load (as
+// on a plant network without internet; the tile server is cut off here even where there is internet): the map says
+// so and draws the fleet on a plain grid, fitted to the vehicles and clustered, with the legend of their colours.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
@@ -37,6 +39,7 @@ before(async () => {
   }
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
+  await page.context().route(/^https:\/\/tile\.openstreetmap\.org\//, (route) => route.abort('internetdisconnected'));
 });
 
 after(async () => {
@@ -118,6 +121,94 @@ describe('fleet', () => {
     await page.locator('.monitor-map canvas.maplibregl-canvas').waitFor();
     await page.waitForTimeout(1500); // two live updates: the ages in the list tick
     await page.screenshot({ path: shot('monitor') });
+  });
+
+  it('draws the fleet without basemap tiles: a note, a grid, the view fitted to the vehicles, clusters, a legend', async () => {
+    const map = page.locator('.monitor-map .map-view');
+    const note = page.getByTestId('basemap-note');
+    await note.getByText('底图不可用', { exact: true }).waitFor();
+    await note.getByText(/tile\.openstreetmap\.org/).waitFor();
+    await note.getByRole('button', { name: /重\s*试/ }).waitFor();
+    assert.equal(await map.getAttribute('data-basemap'), 'failed');
+    await map.locator('.maplibregl-ctrl-scale').waitFor();
+    const legend = page.getByTestId('vehicle-legend');
+    for (const label of ['行驶', '负载', '空闲', '熄火', '离线', '报警']) await legend.getByText(label, { exact: true }).waitFor();
+
+    // where the server says the vehicles are, and what the map draws (each vehicle a dot or counted in a cluster)
+    const body = await api(backend.base, `${F}/getCarLastGPSInfo`, { method: 'POST', token, body: {} });
+    const positions = body.data.filter((v) => v.lat !== null && v.lon !== null).map((v) => [v.lon, v.lat]);
+    assert.equal(positions.length, SIMULATED);
+    const drawn = () =>
+      page.evaluate(() => {
+        const m = document.querySelector('.monitor-map [data-testid="map"]').maplibreMap;
+        const layers = m.getStyle().layers.map((l) => l.id).filter((id) => /^vehicles-.*-(cluster|dot)$/.test(id));
+        const seen = new Map();
+        for (const f of m.queryRenderedFeatures({ layers })) {
+          const key = f.properties.cluster_id !== undefined ? `c${f.properties.cluster_id}` : `v${f.properties.id}`;
+          const at = m.project(f.geometry.coordinates);
+          seen.set(key, { count: f.properties.point_count ?? 1, x: at.x, y: at.y });
+        }
+        const canvas = m.getCanvas();
+        const c = m.getCenter();
+        const b = m.getBounds();
+        return {
+          markers: [...seen.values()],
+          width: canvas.clientWidth,
+          height: canvas.clientHeight,
+          center: [c.lng, c.lat],
+          view: [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
+          zoom: m.getZoom(),
+        };
+      });
+    await page.waitForFunction(
+      (n) => {
+        const m = document.querySelector('.monitor-map [data-testid="map"]')?.maplibreMap;
+        if (!m) return false;
+        const layers = m.getStyle().layers.map((l) => l.id).filter((id) => /^vehicles-.*-(cluster|dot)$/.test(id));
+        const counted = new Map();
+        for (const f of m.queryRenderedFeatures({ layers }))
+          counted.set(f.properties.cluster_id ?? `v${f.properties.id}`, f.properties.point_count ?? 1);
+        return [...counted.values()].reduce((a, b) => a + b, 0) === n;
+      },
+      SIMULATED,
+    );
+    const seen = await drawn();
+    assert.equal(seen.markers.reduce((n, m) => n + m.count, 0), SIMULATED, JSON.stringify(seen));
+    // the view was fitted to the fleet: its centre within the vehicles' bounds, every vehicle in view and no marker
+    // squeezed against the map's edge
+    const [w, s, e, n] = [
+      Math.min(...positions.map((p) => p[0])),
+      Math.min(...positions.map((p) => p[1])),
+      Math.max(...positions.map((p) => p[0])),
+      Math.max(...positions.map((p) => p[1])),
+    ];
+    const slack = 0.01; // the vehicles move while the test runs
+    assert.ok(seen.center[0] >= w - slack && seen.center[0] <= e + slack, `centre ${seen.center} in ${[w, s, e, n]}`);
+    assert.ok(seen.center[1] >= s - slack && seen.center[1] <= n + slack, `centre ${seen.center} in ${[w, s, e, n]}`);
+    for (const [lon, lat] of positions) {
+      assert.ok(lon > seen.view[0] && lon < seen.view[2] && lat > seen.view[1] && lat < seen.view[3], `${lon},${lat} in view ${seen.view}`);
+    }
+    for (const marker of seen.markers) {
+      assert.ok(marker.x > 20 && marker.x < seen.width - 20 && marker.y > 20 && marker.y < seen.height - 20, `marker ${JSON.stringify(marker)} off the edge of ${seen.width}×${seen.height}`);
+    }
+    assert.ok(seen.zoom <= 17, `zoom ${seen.zoom}`);
+
+    // the same, as the eye sees it, on a laptop and on a phone
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.waitForTimeout(500); // the map follows its container's new size
+    await settle();
+    await page.screenshot({ path: shot('monitor-no-basemap-1280x720') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(500);
+    await note.waitFor();
+    await settle();
+    await page.screenshot({ path: shot('monitor-no-basemap-390x844') });
+    // back to the desktop: the shell folded its menu on the phone (and remembers it); unfold it for what follows
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.waitForTimeout(500);
+    if (!(await page.locator('.app-sider').getByText('车辆管理', { exact: true }).isVisible()))
+      await page.getByRole('button', { name: '展开/收起菜单' }).click();
+    await page.locator('.app-sider').getByText('车辆管理', { exact: true }).waitFor();
   });
 
   it('opens a vehicle, draws its track of today and asks its terminal for its parameters', async () => {

@@ -1,11 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate, Outlet } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, Spin, theme as antdTheme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { useTranslation } from 'react-i18next';
-import { queryClient } from './app/queryClient';
 import { AntdBridge } from './app/AntdBridge';
 import { decideRedirect } from './app/guards';
 import { themeByName } from './app/themes';
@@ -129,9 +127,7 @@ function ThemedApp() {
 export default function App() {
   return (
     <ErrorBoundary>
-      <QueryClientProvider client={queryClient}>
-        <ThemedApp />
-      </QueryClientProvider>
+      <ThemedApp />
     </ErrorBoundary>
   );
 }

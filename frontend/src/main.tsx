@@ -1,14 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './i18n';
+import { i18nReady } from './i18n';
 import './styles.css';
 import App from './App';
 import { installGlobalErrorHandlers } from './store/errorLog';
 
 installGlobalErrorHandlers();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+// English texts are fetched first when English is the stored language (Chinese ones are in this bundle).
+i18nReady.then(render, render);

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from liftdesk.core.schemas import Id, Schema, Time
 from liftdesk.fleet.models import Vehicle
@@ -39,7 +39,13 @@ def alarm_kinds(open_keys: Iterable[str]) -> list[str]:
     return sorted({key.split(":", 1)[0] for key in open_keys})
 
 
-class LiveVehicle(Schema):
+class Message(Schema):
+    """A message of the feed: every field is always sent (defaults included), so the schema says so."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+
+class LiveVehicle(Message):
     """A vehicle's live state: the one shape of ``getCarLastGPSInfo``, ``carRealTimeInfo``, the live feed's
     snapshot and its updates. ``lat``/``lon`` are its last *valid* position (a fix without GNSS keeps them); times
     are in the tenant's zone like every other answer.
@@ -118,7 +124,7 @@ def live_state(car: Vehicle, st: VehicleState | None) -> LiveVehicle:
     )
 
 
-class LiveEvent(Schema):
+class LiveEvent(Message):
     """A new alarm event (the feed's ``event`` messages). ``time`` is when it began (device time); instant events
     (collision, fault, fence crossing) end at once."""
 
@@ -152,7 +158,7 @@ def event_message(event: Mapping[str, Any]) -> dict[str, Any]:
     ).model_dump(mode="json")
 
 
-class LiveOnline(Schema):
+class LiveOnline(Message):
     """A vehicle's terminal went online or offline at ``time`` (server time): the feed's ``online`` messages."""
 
     car_id: Id
@@ -170,7 +176,7 @@ def online_message(
     ).model_dump(mode="json")
 
 
-class EventSummary(Schema):
+class EventSummary(Message):
     """The events a browser did not get one by one in a flush interval (beyond the hub's per-connection bound):
     how many, by kind. The browser reloads the alarm list when it wants them."""
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../i18n';
 import { saveTokens, clearSession } from '../store/session';
-import { ApiError, basicAuth, request, setUnauthorizedHandler, statusOf, messageOf } from './request';
+import { ApiError, basicAuth, download, filenameOf, request, setUnauthorizedHandler, statusOf, messageOf } from './request';
 import { toaster } from './toast';
 import type { TokenInfo } from './types';
 
@@ -108,5 +108,48 @@ describe('request wrapper', () => {
 
   it('builds the Basic header from client id and secret', () => {
     expect(basicAuth('saber', 'saber_secret')).toBe('Basic c2FiZXI6c2FiZXJfc2VjcmV0');
+  });
+});
+
+describe('downloads', () => {
+  const shown: string[] = [];
+  beforeEach(() => {
+    shown.length = 0;
+    toaster.setSink({ open: (_k, text, close) => (shown.push(text), close()) });
+    clearSession();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    toaster.setSink(null);
+  });
+
+  it('read the file name the server gives', () => {
+    expect(filenameOf("attachment; filename*=UTF-8''%E8%BD%A6%E8%BE%86.xlsx", 'x.xlsx')).toBe('车辆.xlsx');
+    expect(filenameOf('attachment; filename="vehicles.xlsx"', 'x.xlsx')).toBe('vehicles.xlsx');
+    expect(filenameOf(null, 'x.xlsx')).toBe('x.xlsx');
+  });
+
+  it('fetch the file with the token and the filters, and hand over the blob', async () => {
+    saveTokens({ access_token: 'T', refresh_token: 'R', tenant_id: '000000' } as TokenInfo);
+    const fetch = vi.fn(
+      async () =>
+        new Response('PK', {
+          status: 200,
+          headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'Content-Disposition': "attachment; filename*=UTF-8''vehicles.xlsx" },
+        }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const file = await download('/api/export', { carNo_like: 'FL', empty: undefined });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/export?carNo_like=FL');
+    expect((init.headers as Record<string, string>)['Blade-Auth']).toBe('bearer T');
+    expect(file.filename).toBe('vehicles.xlsx');
+    expect(await file.blob.text()).toBe('PK');
+  });
+
+  it('turn an error envelope into an ApiError with its toast', async () => {
+    vi.stubGlobal('fetch', respond(400, { code: 400, success: false, msg: '请求被拒绝' }));
+    await expect(download('/api/export')).rejects.toBeInstanceOf(ApiError);
+    expect(shown).toEqual(['请求被拒绝']);
   });
 });

@@ -11,6 +11,8 @@ export interface RequestOptions {
   params?: Params;
   /** JSON body. */
   data?: unknown;
+  /** Multipart body (e.g. a file upload); its boundary is set by the browser. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Codes handed to the caller (as a rejected ApiError) without a toast. */
   whitelist?: number[];
@@ -102,7 +104,7 @@ export async function request<T = unknown>(url: string, opts: RequestOptions = {
     response = await fetch(buildUrl(url, opts.params), {
       method: opts.method ?? 'GET',
       headers: requestHeaders(opts),
-      body: opts.data === undefined ? undefined : JSON.stringify(opts.data),
+      body: opts.form ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data)),
       signal: controller.signal,
     });
     text = await response.text();
@@ -129,14 +131,80 @@ export async function request<T = unknown>(url: string, opts: RequestOptions = {
   }
   const status = statusOf(body, response.status);
   if (status === 200) return body as T;
+  throw failure(body, response.status, opts);
+}
 
+/** The error of an answer that is not a success: 401 signs out, the message is toasted (unless whitelisted / silent). */
+function failure(body: unknown, httpStatus: number, opts: RequestOptions): ApiError {
+  const status = statusOf(body, httpStatus);
   const whitelisted = opts.whitelist?.includes(status) ?? false;
   const msg = messageOf(body);
   if (!whitelisted) {
     if (status === 401) onUnauthorized();
     if (!opts.silent) toaster.show('error', msg);
   }
-  throw new ApiError(msg, status, response.status, body);
+  return new ApiError(msg, status, httpStatus, body);
+}
+
+export interface DownloadedFile {
+  blob: Blob;
+  /** The name the server gave (Content-Disposition), else `fallback`. */
+  filename: string;
+}
+
+/** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`). */
+export function filenameOf(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const encoded = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded[1].trim());
+    } catch {
+      // a malformed name: the plain one, else the fallback
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition);
+  return plain ? plain[1].trim() : fallback;
+}
+
+/**
+ * GETs a file (e.g. an .xlsx export) with the headers of every call (token, tenant, language): a plain link could
+ * not send them. An answer in JSON is the server's error envelope, handled like `request`'s.
+ */
+export async function download(url: string, params?: Params, opts: RequestOptions & { fallbackName?: string } = {}): Promise<DownloadedFile> {
+  const controller = new AbortController();
+  // a large export takes longer than a call
+  const timer = setTimeout(() => controller.abort(), opts.timeout ?? website.requestTimeout * 4);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(url, params), {
+        method: 'GET',
+        headers: requestHeaders({ ...opts, headers: { Accept: '*/*', ...opts.headers } }),
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      const msg = i18n.t('request.timeout');
+      if (!opts.silent) toaster.show('error', msg);
+      throw new ApiError(msg, 0, 0, cause);
+    }
+    const type = response.headers.get('Content-Type') ?? '';
+    if (type.includes('json') || response.status >= 300) {
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the text is the message
+      }
+      // a JSON answer where a file was expected is an error even when it says 200
+      throw failure(body, response.status, opts);
+    }
+    const blob = await response.blob();
+    return { blob, filename: filenameOf(response.headers.get('Content-Disposition'), opts.fallbackName ?? 'download') };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** GET returning `data` of the envelope. */

@@ -28,8 +28,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drop expired captcha, lockout and revocation entries */
-        get: operations["auth-clear_cache"];
+        /**
+         * Drop expired captcha, lockout and revocation entries (BladeX's raw {success, msg} answer)
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        get: operations["auth-user_clear_cache"];
         put?: never;
         post?: never;
         delete?: never;
@@ -48,8 +51,11 @@ export interface paths {
         /** Revoke the caller's tokens in every process */
         get: operations["auth-logout"];
         put?: never;
-        /** Upload the browser's local error log */
-        post: operations["auth-upload_error_log"];
+        /**
+         * Upload the browser's local error log (Saber posts it to the logout path)
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["auth-user_upload_error_log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -65,7 +71,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in (password, captcha) or refresh; raw OAuth2 answer */
+        /**
+         * Sign in (password, captcha) or refresh; raw OAuth2 answer
+         * @description Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and Captcha-Code headers. The client authenticates with Authorization: Basic.
+         */
         post: operations["auth-token"];
         delete?: never;
         options?: never;
@@ -80,8 +89,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user */
-        get: operations["auth-user_info"];
+        /**
+         * The signed-in user
+         * @description Permission: every signed-in user. Kind: detail.
+         */
+        get: operations["auth-user_user_info"];
         put?: never;
         post?: never;
         delete?: never;
@@ -165,8 +177,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Vehicles in the caller's scope, each marked bound or not to the fence ``id`` (none: all unbound) */
-        get: operations["fence-authorization"];
+        /**
+         * Vehicles in the caller's scope, each marked bound or not to the fence ``id`` (none: all unbound)
+         * @description Permission: one of the menus fence. Kind: read.
+         */
+        get: operations["fence-fence_authorization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -199,8 +214,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unbind one vehicle from one fence (its terminal is told to drop the area) */
-        get: operations["fence-unbind"];
+        /**
+         * Unbind one vehicle from one fence (its terminal is told to drop the area)
+         * @description Permission: the button fence_edit. Kind: unbind.
+         */
+        get: operations["fence-fence_unbind"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,6 +244,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/exportCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vehicle register as .xlsx, with the list's filters (as page takes them)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: export.
+         */
+        get: operations["carInfo-vehicle_export_vehicle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/exportCarTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same number); answers a report: created, updated, and the rows refused with their reasons: the template (its header row)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: export.
+         */
+        get: operations["carInfo-vehicle_import_template_vehicle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarElectronicsSet": {
         parameters: {
             query?: never;
@@ -233,8 +291,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The fences bound to one vehicle */
-        get: operations["fence-fences_of_car"];
+        /**
+         * The fences bound to one vehicle
+         * @description Permission: one of the menus fence. Kind: sub.
+         */
+        get: operations["fence-fence_fences_of_car"];
         put?: never;
         post?: never;
         delete?: never;
@@ -252,8 +313,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Vehicles in the caller's scope with the fences bound to them (paged; filters in the query or body) */
-        post: operations["fence-fence_settings"];
+        /**
+         * Vehicles in the caller's scope with the fences bound to them (paged; filters in the query or body)
+         * @description Permission: one of the menus fence. Kind: read.
+         */
+        post: operations["fence-fence_fence_settings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -286,8 +350,51 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Latest position and state of the caller's vehicles */
-        post: operations["carInfo-last_gps"];
+        /**
+         * Latest position and state of the caller's vehicles
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_last_gps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/importCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same number); answers a report: created, updated, and the rows refused with their reasons
+         * @description Permission: the button vehicle_add. Kind: import.
+         */
+        post: operations["carInfo-vehicle_import_vehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/importCarProgress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same number); answers a report: created, updated, and the rows refused with their reasons: progress and report of a large import (jobId from the import's answer)
+         * @description Permission: the button vehicle_add. Kind: read.
+         */
+        get: operations["carInfo-vehicle_import_progress_vehicle"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -422,8 +529,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): {carIds, crashThresholdValue, crashLevel?, wait} */
-        post: operations["carSet-crash_threshold"];
+        /**
+         * Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): {carIds, crashThresholdValue, crashLevel?, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_crash_threshold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -439,8 +549,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, authorizationStatus?, spotCheckSet?, slotCardSet?, carNetworkingSet?, seatBeltDetectionFunction?, dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) and the call is refused if it has not answered */
-        post: operations["carSet-funcset"];
+        /**
+         * Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, authorizationStatus?, spotCheckSet?, slotCardSet?, carNetworkingSet?, seatBeltDetectionFunction?, dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) and the call is refused if it has not answered
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_funcset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -456,8 +569,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait} */
-        post: operations["carSet-lock_car"];
+        /**
+         * Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_lock_car"];
         delete?: never;
         options?: never;
         head?: never;
@@ -473,8 +589,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): {carIds, overloadThresholdValue, wait} */
-        post: operations["carSet-overload_threshold"];
+        /**
+         * Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): {carIds, overloadThresholdValue, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_overload_threshold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -490,8 +609,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait} */
-        post: operations["carSet-rate_limiting"];
+        /**
+         * Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_rate_limiting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -507,8 +629,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait} */
-        post: operations["carSet-send_config"];
+        /**
+         * Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_send_config"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,8 +647,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30) */
-        get: operations["carSet-query_config"];
+        /**
+         * Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30)
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        get: operations["carSet-vehicle_query_config"];
         put?: never;
         post?: never;
         delete?: never;
@@ -541,8 +669,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): {carIds, speedCalibration (or carSpeedCalibration), wait} */
-        post: operations["carSet-speed_calibration"];
+        /**
+         * Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): {carIds, speedCalibration (or carSpeedCalibration), wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_speed_calibration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -558,8 +689,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the load correction factor (0.5-2.0, vendor parameter 0xF007): {carIds, weightCalibration (or weighCalibration), wait} */
-        post: operations["carSet-weight_calibration"];
+        /**
+         * Set the load correction factor (0.5-2.0, vendor parameter 0xF007): {carIds, weightCalibration (or weighCalibration), wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["carSet-vehicle_weight_calibration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -573,8 +707,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many vehicles are in each state (mechanismId: of that organisation and those under it) */
-        get: operations["carInfo-status_count"];
+        /**
+         * How many vehicles are in each state (mechanismId: of that organisation and those under it)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["carStatus-vehicle_status_count"];
         put?: never;
         post?: never;
         delete?: never;
@@ -590,8 +727,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server clock and the tenant's zone offset */
-        get: operations["common-ip_offset"];
+        /**
+         * Server clock and the tenant's zone offset
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["common-tenant_ip_offset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -609,8 +749,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package */
-        post: operations["carSet-version_update"];
+        /**
+         * Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["operation-vehicle_version_update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -626,8 +769,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait} */
-        post: operations["carSet-hardware_version_query"];
+        /**
+         * Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["parameterQuery-vehicle_hardware_version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -643,8 +789,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait} */
-        post: operations["carSet-software_version_query"];
+        /**
+         * Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["parameterQuery-vehicle_software_version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -660,8 +809,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait} */
-        post: operations["carSet-version_query"];
+        /**
+         * Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["parameterQuery-vehicle_version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -675,8 +827,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live state of one vehicle */
-        get: operations["carInfo-real_time"];
+        /**
+         * Live state of one vehicle
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["positionTrailing-vehicle_real_time"];
         put?: never;
         post?: never;
         delete?: never;
@@ -692,8 +847,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; default: the day before endTime, which defaults to now), oldest first */
-        get: operations["carInfo-track"];
+        /**
+         * Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; default: the day before endTime, which defaults to now), oldest first
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        get: operations["positionTrailing-vehicle_track"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1032,7 +1190,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entries under one dictionary root, as a tree */
+        /**
+         * Entries under one dictionary root, as a tree
+         * @description Permission: one of the menus *. Kind: sub.
+         */
         get: operations["dict_biz-dict_biz_child_list"];
         put?: never;
         post?: never;
@@ -1066,7 +1227,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entries of one dictionary code (not sealed), for selects */
+        /**
+         * Entries of one dictionary code (not sealed), for selects
+         * @description Permission: one of the menus *. Kind: read.
+         */
         get: operations["dict_biz-dict_biz_dictionary"];
         put?: never;
         post?: never;
@@ -1100,7 +1264,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dictionary roots, paged */
+        /**
+         * Dictionary roots, paged
+         * @description Permission: one of the menus *. Kind: read.
+         */
         get: operations["dict_biz-dict_biz_parent_list"];
         put?: never;
         post?: never;
@@ -1168,7 +1335,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entries under one dictionary root, as a tree */
+        /**
+         * Entries under one dictionary root, as a tree
+         * @description Permission: one of the menus *. Kind: sub.
+         */
         get: operations["dict-dict_child_list"];
         put?: never;
         post?: never;
@@ -1202,7 +1372,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entries of one dictionary code (not sealed), for selects */
+        /**
+         * Entries of one dictionary code (not sealed), for selects
+         * @description Permission: one of the menus *. Kind: read.
+         */
         get: operations["dict-dict_dictionary"];
         put?: never;
         post?: never;
@@ -1236,7 +1409,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dictionary roots, paged */
+        /**
+         * Dictionary roots, paged
+         * @description Permission: one of the menus *. Kind: read.
+         */
         get: operations["dict-dict_parent_list"];
         put?: never;
         post?: never;
@@ -1304,8 +1480,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's buttons under their menus */
-        get: operations["menu-menu_buttons"];
+        /**
+         * The caller's buttons under their menus
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["menu-menu_menu_buttons"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1338,8 +1517,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Menus one may put under a top menu */
-        get: operations["topmenu-grant_top_tree"];
+        /**
+         * Menus one may put under a top menu
+         * @description Permission: one of the menus topmenu. Kind: read.
+         */
+        get: operations["topmenu-topmenu_grant_top_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1355,8 +1537,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Menus, data scopes and API scopes one may grant */
-        get: operations["role-grant_tree"];
+        /**
+         * Menus, data scopes and API scopes one may grant
+         * @description Permission: one of the menus role, user. Kind: read.
+         */
+        get: operations["role-role_grant_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1389,8 +1574,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Menus only (no buttons) directly under parentId */
-        get: operations["menu-lazy_menu_list"];
+        /**
+         * Menus only (no buttons) directly under parentId
+         * @description Permission: one of the menus menu, role, topmenu. Kind: read.
+         */
+        get: operations["menu-menu_lazy_menu_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1440,8 +1628,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Menus only (no buttons) as a tree, filtered by code / name, for choosing a parent */
-        get: operations["menu-menus_only_tree"];
+        /**
+         * Menus only (no buttons) as a tree, filtered by code / name, for choosing a parent
+         * @description Permission: one of the menus menu, role, topmenu. Kind: read.
+         */
+        get: operations["menu-menu_menus_only_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1474,8 +1665,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the given roles have been granted */
-        get: operations["role-role_tree_keys"];
+        /**
+         * What the given roles have been granted
+         * @description Permission: one of the menus role, user. Kind: read.
+         */
+        get: operations["role-role_role_tree_keys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1491,8 +1685,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's menu tree (category 1), per top menu */
-        get: operations["menu-menu_routes"];
+        /**
+         * The caller's menu tree (category 1), per top menu
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["menu-menu_menu_routes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1525,8 +1722,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Top menus of the caller's tenant */
-        get: operations["menu-top_menu"];
+        /**
+         * Top menus of the caller's tenant
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["menu-topmenu_top_menu"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1542,8 +1742,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Menus under the given top menus */
-        get: operations["topmenu-top_tree_keys"];
+        /**
+         * Menus under the given top menus
+         * @description Permission: one of the menus topmenu. Kind: read.
+         */
+        get: operations["topmenu-topmenu_top_tree_keys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1578,8 +1781,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record that the caller opened a menu item */
-        post: operations["menu-menu_visit"];
+        /**
+         * Record that the caller opened a menu item
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["menu-menu_menu_visit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1782,8 +1988,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the menus and scopes granted to roles */
-        post: operations["role-role_grant"];
+        /**
+         * Replace the menus and scopes granted to roles
+         * @description Permission: the button role_edit. Kind: bind.
+         */
+        post: operations["role-role_role_grant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1865,8 +2074,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Role tree for pickers (roleId marks the caller's) */
-        get: operations["role-role_select_tree"];
+        /**
+         * Role tree for pickers (roleId marks the caller's)
+         * @description Permission: one of the menus role, user. Kind: read.
+         */
+        get: operations["role-role_role_select_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1918,8 +2130,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bind a tenant to a data source */
-        post: operations["tenant-tenant_datasource"];
+        /**
+         * Bind a tenant to a data source
+         * @description Permission: the button tenant_edit. Kind: bind.
+         */
+        post: operations["tenant-tenant_tenant_datasource"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2020,8 +2235,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set account quota and expiry of tenants */
-        post: operations["tenant-tenant_setting"];
+        /**
+         * Set account quota and expiry of tenants
+         * @description Permission: the button tenant_edit. Kind: batch.
+         */
+        post: operations["tenant-tenant_tenant_setting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2071,8 +2289,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the menus under top menus */
-        post: operations["topmenu-top_menu_grant"];
+        /**
+         * Replace the menus under top menus
+         * @description Permission: the button topmenu_edit. Kind: bind.
+         */
+        post: operations["topmenu-topmenu_top_menu_grant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2158,11 +2379,9 @@ export interface paths {
         put?: never;
         /**
          * After sign-in: the other tenants where the caller's account exists with the same password
-         * @description BladeX answers this before sign-in for any account, which lists every tenant that has an ``admin``. Here it
-         *     needs the caller's token and password (md5), and names only the tenants where the same account opens with the
-         *     same password; each miss counts as a failed sign-in of that tenant's account (toward its captcha).
+         * @description Permission: every signed-in user. Kind: read.
          */
-        post: operations["auth-tenants_of_account"];
+        post: operations["auth-user_tenants_of_account"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2212,8 +2431,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A random password that follows the password rule (nothing saved) */
-        post: operations["user-new_random_password"];
+        /**
+         * A random password that follows the password rule (nothing saved)
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["user-user_new_random_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2263,8 +2485,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the given password (plain text, checked against the rule) for users; changed at next sign-in */
-        post: operations["user-replace_password"];
+        /**
+         * Set the given password (plain text, checked against the rule) for users; changed at next sign-in (in the JSON body or the query)
+         * @description Permission: the button user_edit. Kind: batch.
+         */
+        post: operations["user-user_replace_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2280,8 +2505,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reset users' passwords to a fresh random one each (shown once); they choose their own at next sign-in */
-        post: operations["user-reset_password"];
+        /**
+         * Reset users' passwords to a fresh random one each (shown once); they choose their own at next sign-in
+         * @description Permission: the button user_edit. Kind: batch.
+         */
+        post: operations["user-user_reset_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2314,8 +2542,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Clear the sign-in failure count of users */
-        post: operations["user-unlock_users"];
+        /**
+         * Clear the sign-in failure count of users
+         * @description Permission: the button user_edit. Kind: batch.
+         */
+        post: operations["user-user_unlock_users"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2348,8 +2579,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change one's own password (md5 hex of old, new, confirmation); every earlier token is revoked */
-        post: operations["user-update_password"];
+        /**
+         * Change one's own password (md5 hex of old, new, confirmation); every earlier token is revoked
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["user-user_update_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2382,8 +2616,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel pending (queued) commands by ids=1,2: all of them or none */
-        post: operations["carSet-cancel"];
+        /**
+         * Cancel pending (queued) commands by ids=1,2: every selected command must be pending; all or none
+         * @description Permission: the button vehicle_edit. Kind: batch.
+         */
+        post: operations["command-command_cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2397,8 +2634,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One command by id: status, attempts, who sent it, the answer or the error */
-        get: operations["carSet-detail"];
+        /**
+         * One command by id: status, attempts, who sent it, the answer or the error
+         * @description Permission: one of the menus command_log, car_monitor, vehicle. Kind: detail.
+         */
+        get: operations["command-command_detail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2433,8 +2673,91 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | factory_reset | close_data_link | ..., params?}, vehicle_control {lockLevel | doors | controls}, text {text, display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, query_attributes {} */
-        post: operations["carSet-send"];
+        /**
+         * Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | factory_reset | close_data_link | ..., params?}, vehicle_control {lockLevel | doors | controls}, text {text, display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, query_attributes {}
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["command-vehicle_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/fence/bindCars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles of an electronic fence: bind rows (all or none); answers how many links were added
+         * @description Permission: the button fence_edit. Kind: bind.
+         */
+        post: operations["fence-fence_fence_vehicle_bind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/fence/boundCars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles of an electronic fence: the rows bound, paged, with their filters
+         * @description Permission: one of the menus fence. Kind: read.
+         */
+        get: operations["fence-fence_fence_vehicle_bound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/fence/unbindCars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles of an electronic fence: unbind rows; answers how many links were removed
+         * @description Permission: the button fence_edit. Kind: unbind.
+         */
+        post: operations["fence-fence_fence_vehicle_unbind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/fence/unboundCars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles of an electronic fence: the rows not bound, paged, with their filters
+         * @description Permission: one of the menus fence. Kind: read.
+         */
+        get: operations["fence-fence_fence_vehicle_unbound"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2450,8 +2773,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ingest fixes of the caller's terminals */
-        post: operations["telemetry-ingest"];
+        /**
+         * Ingest fixes of the caller's terminals
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["telemetry-vehicle_ingest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2467,8 +2793,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm */
-        post: operations["carSet-release_terminal"];
+        /**
+         * Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm
+         * @description Permission: the button vehicle_edit. Kind: action.
+         */
+        post: operations["command-vehicle_release_terminal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2512,6 +2841,14 @@ export interface components {
             /** Voltagev */
             voltageV: number;
         };
+        /** Body_carInfo-vehicle_import_vehicle */
+        "Body_carInfo-vehicle_import_vehicle": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
         /** CarsIn */
         CarsIn: {
             /** Carid */
@@ -2524,31 +2861,79 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
-        /** ClientInSubmit */
-        ClientInSubmit: {
+        /** ClientIn */
+        ClientIn: {
+            /**
+             * Accesstokenvalidity
+             * @default 3600
+             */
+            accessTokenValidity: number;
+            /** Additionalinformation */
+            additionalInformation?: string | null;
+            /** Authorities */
+            authorities?: string | null;
+            /**
+             * Authorizedgranttypes
+             * @default refresh_token,password,captcha
+             */
+            authorizedGrantTypes: string;
+            /** Autoapprove */
+            autoapprove?: string | null;
+            /** Clientid */
+            clientId: string;
+            /** Clientsecret */
+            clientSecret: string;
+            /** Id */
+            id?: string | null;
+            /**
+             * Refreshtokenvalidity
+             * @default 604800
+             */
+            refreshTokenValidity: number;
+            /** Resourceids */
+            resourceIds?: string | null;
+            /**
+             * Scope
+             * @default all
+             */
+            scope: string;
+            /** Webserverredirecturi */
+            webServerRedirectUri?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ClientInSubmit: components["schemas"]["ClientIn"] | components["schemas"]["ClientInUpdate"];
+        /** ClientInUpdate */
+        ClientInUpdate: {
             /** Accesstokenvalidity */
-            accessTokenValidity?: number | null;
+            accessTokenValidity?: number;
             /** Additionalinformation */
             additionalInformation?: string | null;
             /** Authorities */
             authorities?: string | null;
             /** Authorizedgranttypes */
-            authorizedGrantTypes?: string | null;
+            authorizedGrantTypes?: string;
             /** Autoapprove */
             autoapprove?: string | null;
             /** Clientid */
-            clientId?: string | null;
+            clientId?: string;
             /** Clientsecret */
-            clientSecret?: string | null;
-            /** Id */
-            id?: string | null;
+            clientSecret?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Refreshtokenvalidity */
-            refreshTokenValidity?: number | null;
+            refreshTokenValidity?: number;
             /** Resourceids */
             resourceIds?: string | null;
             /** Scope */
-            scope?: string | null;
+            scope?: string;
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
@@ -2673,6 +3058,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** CrashIn */
         CrashIn: {
@@ -2696,21 +3085,47 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
-        /** DatasourceInSubmit */
-        DatasourceInSubmit: {
+        /** DatasourceIn */
+        DatasourceIn: {
             /** Driverclass */
-            driverClass?: string | null;
+            driverClass: string;
             /** Id */
             id?: string | null;
             /** Name */
-            name?: string | null;
+            name: string;
             /** Password */
             password?: string | null;
             /** Remark */
             remark?: string | null;
             /** Url */
-            url?: string | null;
+            url: string;
+            /** Username */
+            username?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        DatasourceInSubmit: components["schemas"]["DatasourceIn"] | components["schemas"]["DatasourceInUpdate"];
+        /** DatasourceInUpdate */
+        DatasourceInUpdate: {
+            /** Driverclass */
+            driverClass?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
+            /** Password */
+            password?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Url */
+            url?: string;
             /** Username */
             username?: string | null;
         };
@@ -2741,24 +3156,54 @@ export interface components {
             /** Username */
             username?: string | null;
         };
-        /** DeptInSubmit */
-        DeptInSubmit: {
-            /** Deptcategory */
-            deptCategory?: number | null;
+        /** DeptIn */
+        DeptIn: {
+            /**
+             * Deptcategory
+             * @default 1
+             */
+            deptCategory: number;
             /** Deptlogo */
             deptLogo?: string | null;
             /** Deptname */
-            deptName?: string | null;
+            deptName: string;
             /** Fullname */
             fullName?: string | null;
             /** Id */
             id?: string | null;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        DeptInSubmit: components["schemas"]["DeptIn"] | components["schemas"]["DeptInUpdate"];
+        /** DeptInUpdate */
+        DeptInUpdate: {
+            /** Deptcategory */
+            deptCategory?: number;
+            /** Deptlogo */
+            deptLogo?: string | null;
+            /** Deptname */
+            deptName?: string;
+            /** Fullname */
+            fullName?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Parentid */
             parentId?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
         };
         /** DeptOut */
         DeptOut: {
@@ -2884,24 +3329,54 @@ export interface components {
             /** Tenantid */
             tenantId?: string | null;
         };
-        /** DictInSubmit */
-        DictInSubmit: {
+        /** DictIn */
+        DictIn: {
             /** Code */
-            code?: string | null;
+            code: string;
             /** Dictkey */
-            dictKey?: string | null;
+            dictKey: string;
             /** Dictvalue */
-            dictValue?: string | null;
+            dictValue: string;
             /** Id */
             id?: string | null;
+            /**
+             * Issealed
+             * @default 0
+             */
+            isSealed: number;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        DictInSubmit: components["schemas"]["DictIn"] | components["schemas"]["DictInUpdate"];
+        /** DictInUpdate */
+        DictInUpdate: {
+            /** Code */
+            code?: string;
+            /** Dictkey */
+            dictKey?: string;
+            /** Dictvalue */
+            dictValue?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Issealed */
-            isSealed?: number | null;
+            isSealed?: number;
             /** Parentid */
             parentId?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
         };
         /** DictItem */
         DictItem: {
@@ -2944,6 +3419,11 @@ export interface components {
             /** Sort */
             sort: number;
         };
+        /**
+         * ErrorLog
+         * @description The browser's local error log (at most 500 entries), as a JSON array.
+         */
+        ErrorLog: components["schemas"]["ErrorLogEntry"][];
         /** ErrorLogEntry */
         ErrorLogEntry: {
             /**
@@ -2978,6 +3458,19 @@ export interface components {
             url: string;
         };
         /**
+         * EventSummary
+         * @description The events a browser did not get one by one in a flush interval (beyond the hub's per-connection bound):
+         *     how many, by kind. The browser reloads the alarm list when it wants them.
+         */
+        EventSummary: {
+            /** Dropped */
+            dropped: number;
+            /** Kinds */
+            kinds: {
+                [key: string]: number;
+            };
+        };
+        /**
          * FenceCarOut
          * @description A vehicle in the fence's transfer/select widget.
          */
@@ -2996,35 +3489,79 @@ export interface components {
             /** Mechanismid */
             mechanismId?: string | null;
         };
-        /** FenceInSubmit */
-        FenceInSubmit: {
-            /** Alarmmode */
-            alarmMode?: number | null;
+        /**
+         * FenceIn
+         * @description An electronic fence as submitted. Field ranges are checked again (for updates too) by ``FenceHooks``.
+         */
+        FenceIn: {
+            /**
+             * Alarmmode
+             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
+             */
+            alarmMode: number;
             /** Carids */
             carIds?: string[] | null;
             /** Centerlat */
             centerLat?: number | null;
             /** Centerlon */
             centerLon?: number | null;
-            /** Enablestatus */
-            enableStatus?: number | null;
-            /** Fencetype */
-            fenceType?: number | null;
+            /**
+             * Enablestatus
+             * @description 1 enabled, 0 disabled
+             * @default 1
+             */
+            enableStatus: number;
+            /**
+             * Fencetype
+             * @description 1 circle, 2 polygon
+             */
+            fenceType: number;
             /** Id */
             id?: string | null;
             /** Mechanismid */
             mechanismId?: string | null;
             /** Name */
-            name?: string | null;
-            /** Points */
+            name: string;
+            /**
+             * Points
+             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
+             */
             points?: number[][] | null;
-            /** Radius */
+            /**
+             * Radius
+             * @description metres, 10–100000 (circle)
+             */
             radius?: number | null;
             /** Remark */
             remark?: string | null;
-            /** Speedlimit */
+            /**
+             * Speedlimit
+             * @description km/h, modes 4 and 5
+             */
             speedLimit?: number | null;
-        };
+        } & (({
+            centerLat: number;
+            centerLon: number;
+            /** @constant */
+            fenceType: 1;
+            radius: number;
+        } | {
+            /** @constant */
+            fenceType: 2;
+            points: [
+                number,
+                number
+            ][] | unknown | unknown | unknown | unknown;
+        }) & ({
+            /** @enum {unknown} */
+            alarmMode?: 1 | 2 | 3;
+        } | {
+            /** @enum {unknown} */
+            alarmMode?: 4 | 5;
+            speedLimit: number;
+        }));
+        /** @description the new row (an id is ignored) */
+        FenceInCreate: components["schemas"]["FenceIn"];
         /** FenceOut */
         FenceOut: {
             /**
@@ -3120,66 +3657,34 @@ export interface components {
             /** Mechanismid */
             mechanismId?: string | null;
         };
+        /** FenceVehicleChange */
+        FenceVehicleChange: {
+            /**
+             * Carids
+             * @description the vehicle rows
+             */
+            carIds: string[];
+            /**
+             * Fenceid
+             * @description the fence
+             */
+            fenceId: string;
+        };
         /**
-         * FixIn
-         * @description One sample. Only ``time``, ``lat`` and ``lon`` are required.
+         * FiltersIn
+         * @description Paging, sorting and filters of vehicles (as in the query, e.g. carNo_like), merged over the query.
          */
-        FixIn: {
-            /**
-             * Alarm
-             * @default 0
-             */
-            alarm: number;
-            /**
-             * Altitude
-             * @default 0
-             */
-            altitude: number;
-            battery?: components["schemas"]["BatteryIn"] | null;
-            /**
-             * Direction
-             * @default 0
-             */
-            direction: number;
-            /**
-             * Faultcodes
-             * @default []
-             */
-            faultCodes: string[];
-            /** Forkheightmm */
-            forkHeightMm?: number | null;
-            /** Impactdirection */
-            impactDirection?: number | null;
-            /** Impactg */
-            impactG?: number | null;
-            /** Lat */
-            lat: number;
-            /** Lifting */
-            lifting?: boolean | null;
-            /** Loadkg */
-            loadKg?: number | null;
-            /** Locklevel */
-            lockLevel?: number | null;
-            /** Lon */
-            lon: number;
-            /** Mileagekm */
-            mileageKm?: number | null;
-            /** Seatbelt */
-            seatBelt?: boolean | null;
-            /**
-             * Speed
-             * @default 0
-             */
-            speed: number;
-            /** Speedlimitkmh */
-            speedLimitKmh?: number | null;
-            /**
-             * Status
-             * @default 3
-             */
-            status: number;
-            /** Time */
-            time: number | string;
+        FiltersIn: {
+            /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+            ascs?: string;
+            /** @description page number, from 1 */
+            current?: number;
+            /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+            descs?: string;
+            /** @description rows per page (at most 1000 are given) */
+            size?: number;
+        } & {
+            [key: string]: unknown;
         };
         /** FuncSetIn */
         FuncSetIn: {
@@ -3228,7 +3733,25 @@ export interface components {
              * @default 5
              */
             wait: number;
-        };
+        } & (({
+            carIds: unknown;
+        } | {
+            carId: string;
+        }) & ({
+            fenceSetting: number;
+        } | {
+            authorizationStatus: number;
+        } | {
+            spotCheckSet: number;
+        } | {
+            slotCardSet: number;
+        } | {
+            carNetworkingSet: number;
+        } | {
+            seatBeltDetectionFunction: number;
+        } | {
+            dmsFunction: number;
+        }));
         /** GrantIn */
         GrantIn: {
             /** Apiscopeids */
@@ -3296,6 +3819,106 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** ImportReport */
+        ImportReport: {
+            /**
+             * Created
+             * @default 0
+             */
+            created: number;
+            /**
+             * Done
+             * @default 0
+             */
+            done: number;
+            /** Errors */
+            errors?: components["schemas"]["RowError"][];
+            /**
+             * Failed
+             * @default 0
+             */
+            failed: number;
+            /**
+             * Finished
+             * @default false
+             */
+            finished: boolean;
+            /** Jobid */
+            jobId: string;
+            /** Total */
+            total: number;
+            /**
+             * Updated
+             * @default 0
+             */
+            updated: number;
+        };
+        /**
+         * IngestFix
+         * @description A fix as this call documents it: ``time`` (epoch milliseconds or ISO 8601) within what ``FixIn`` takes.
+         */
+        IngestFix: {
+            /**
+             * Alarm
+             * @default 0
+             */
+            alarm: number;
+            /**
+             * Altitude
+             * @default 0
+             */
+            altitude: number;
+            battery?: components["schemas"]["BatteryIn"] | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /**
+             * Faultcodes
+             * @default []
+             */
+            faultCodes: string[];
+            /** Forkheightmm */
+            forkHeightMm?: number | null;
+            /** Impactdirection */
+            impactDirection?: number | null;
+            /** Impactg */
+            impactG?: number | null;
+            /** Lat */
+            lat: number;
+            /** Lifting */
+            lifting?: boolean | null;
+            /** Loadkg */
+            loadKg?: number | null;
+            /** Locklevel */
+            lockLevel?: number | null;
+            /** Lon */
+            lon: number;
+            /** Mileagekm */
+            mileageKm?: number | null;
+            /** Seatbelt */
+            seatBelt?: boolean | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /**
+             * Status
+             * @default 3
+             */
+            status: number;
+            /** Time */
+            time: number | string;
+        };
+        /**
+         * IngestIn
+         * @description One report or a list of them (a JSON object or an array).
+         */
+        IngestIn: components["schemas"]["IngestReport"] | components["schemas"]["IngestReport"][];
         /** IngestReport */
         IngestReport: {
             /**
@@ -3306,7 +3929,7 @@ export interface components {
             /** Device */
             device: string;
             /** Fixes */
-            fixes: components["schemas"]["FixIn"][];
+            fixes: components["schemas"]["IngestFix"][];
         };
         /** IngestResult */
         IngestResult: {
@@ -3324,17 +3947,116 @@ export interface components {
             /** Zone */
             zone: string;
         };
-        /** LiveState */
-        LiveState: {
+        /** LastGpsIn */
+        LastGpsIn: {
+            /** Carid */
+            carId?: string | null;
+            /**
+             * Carids
+             * @description vehicles (none: every vehicle in scope)
+             */
+            carIds?: string[];
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and the ones under it
+             */
+            mechanismId?: string | null;
+        };
+        /**
+         * LiveEvent
+         * @description A new alarm event (the feed's ``event`` messages). ``time`` is when it began (device time); instant events
+         *     (collision, fault, fence crossing) end at once.
+         */
+        LiveEvent: {
+            /** Carid */
+            carId: string;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /**
+             * Lat
+             * @default null
+             */
+            lat: number | null;
+            /**
+             * Level
+             * @default 1
+             */
+            level: number;
+            /**
+             * Limit
+             * @default null
+             */
+            limit: number | null;
+            /**
+             * Lon
+             * @default null
+             */
+            lon: number | null;
+            /**
+             * Mechanismid
+             * @default null
+             */
+            mechanismId: string | null;
+            /** Tenantid */
+            tenantId: string;
+            /**
+             * Time
+             * @default null
+             */
+            time: string | null;
+            /**
+             * Value
+             * @default null
+             */
+            value: number | null;
+        };
+        /**
+         * LiveOnline
+         * @description A vehicle's terminal went online or offline at ``time`` (server time): the feed's ``online`` messages.
+         */
+        LiveOnline: {
+            /** Carid */
+            carId: string;
+            /**
+             * Mechanismid
+             * @default null
+             */
+            mechanismId: string | null;
+            /** Online */
+            online: boolean;
+            /** Tenantid */
+            tenantId: string;
+            /**
+             * Time
+             * @default null
+             */
+            time: string | null;
+        };
+        /**
+         * LiveVehicle
+         * @description A vehicle's live state: the one shape of ``getCarLastGPSInfo``, ``carRealTimeInfo``, the live feed's
+         *     snapshot and its updates. ``lat``/``lon`` are its last *valid* position (a fix without GNSS keeps them); times
+         *     are in the tenant's zone like every other answer.
+         *
+         *     ``clockFault``: the state shown comes from a report dated beyond plausibility (the terminal's clock is wrong:
+         *     before the tenant's retention, or more than ``pipeline.CLOCK_AHEAD`` ahead of the server). Its position and
+         *     values are the vehicle's latest ones, ``gpsTime`` is then the server time it arrived at and ``clockFaultTime``
+         *     the time the terminal's clock gave it (null without a fault); a ``terminal_clock`` alarm is open meanwhile.
+         */
+        LiveVehicle: {
             /**
              * Acc
              * @default false
              */
             acc: boolean;
             /** Alarms */
-            alarms?: string[];
+            alarms: string[];
             /** Can */
-            can?: {
+            can: {
                 [key: string]: {
                     [key: string]: unknown;
                 };
@@ -3342,41 +4064,48 @@ export interface components {
             /** Carid */
             carId: string;
             /** Carno */
-            carNo: string;
+            carNo: string | null;
             /** Cartype */
-            carType: number;
+            carType: number | null;
+            /**
+             * Clockfault
+             * @default false
+             */
+            clockFault: boolean;
+            /** Clockfaulttime */
+            clockFaultTime: string | null;
             /** Devicenumber */
-            deviceNumber?: string | null;
+            deviceNumber: string | null;
             /**
              * Direction
              * @default 0
              */
             direction: number;
             /** Drivername */
-            driverName?: string | null;
+            driverName: string | null;
             /** Gpstime */
-            gpsTime?: string | null;
+            gpsTime: string | null;
             /** Lastseen */
-            lastSeen?: string | null;
+            lastSeen: string | null;
             /** Lat */
-            lat?: number | null;
+            lat: number | null;
             /** Loadkg */
-            loadKg?: number | null;
+            loadKg: number | null;
             /** Locklevel */
-            lockLevel?: number | null;
+            lockLevel: number | null;
             /** Lon */
-            lon?: number | null;
+            lon: number | null;
             /** Mechanismid */
-            mechanismId?: string | null;
+            mechanismId: string | null;
             /** Mileage */
-            mileage?: number | null;
+            mileage: number | null;
             /**
              * Online
              * @default false
              */
             online: boolean;
             /** Soc */
-            soc?: number | null;
+            soc: number | null;
             /**
              * Speed
              * @default 0
@@ -3387,6 +4116,8 @@ export interface components {
              * @default off
              */
             state: string;
+            /** Tenantid */
+            tenantId: string;
         };
         /** LockIn */
         LockIn: {
@@ -3405,23 +4136,71 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
-        /** MenuInSubmit */
-        MenuInSubmit: {
-            /** Action */
-            action?: number | null;
+        /** MenuIn */
+        MenuIn: {
+            /**
+             * Action
+             * @default 0
+             */
+            action: number;
             /** Alias */
-            alias?: string | null;
-            /** Category */
-            category?: number | null;
+            alias: string;
+            /**
+             * Category
+             * @default 1
+             */
+            category: number;
             /** Code */
-            code?: string | null;
+            code: string;
             /** Id */
             id?: string | null;
-            /** Isopen */
-            isOpen?: number | null;
+            /**
+             * Isopen
+             * @default 1
+             */
+            isOpen: number;
             /** Name */
-            name?: string | null;
+            name: string;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Path */
+            path?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+            /** Source */
+            source?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        MenuInSubmit: components["schemas"]["MenuIn"] | components["schemas"]["MenuInUpdate"];
+        /** MenuInUpdate */
+        MenuInUpdate: {
+            /** Action */
+            action?: number;
+            /** Alias */
+            alias?: string;
+            /** Category */
+            category?: number;
+            /** Code */
+            code?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Isopen */
+            isOpen?: number;
+            /** Name */
+            name?: string;
             /** Parentid */
             parentId?: string | null;
             /** Path */
@@ -3429,7 +4208,7 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
             /** Source */
             source?: string | null;
         };
@@ -3538,6 +4317,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** Page[ClientOut] */
         Page_ClientOut_: {
@@ -3734,16 +4517,34 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** ParamInSubmit */
-        ParamInSubmit: {
+        /** ParamIn */
+        ParamIn: {
             /** Id */
             id?: string | null;
             /** Paramkey */
-            paramKey?: string | null;
+            paramKey: string;
             /** Paramname */
-            paramName?: string | null;
+            paramName: string;
             /** Paramvalue */
-            paramValue?: string | null;
+            paramValue: string;
+            /** Remark */
+            remark?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ParamInSubmit: components["schemas"]["ParamIn"] | components["schemas"]["ParamInUpdate"];
+        /** ParamInUpdate */
+        ParamInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Paramkey */
+            paramKey?: string;
+            /** Paramname */
+            paramName?: string;
+            /** Paramvalue */
+            paramValue?: string;
             /** Remark */
             remark?: string | null;
         };
@@ -3772,20 +4573,40 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
-        /** PostInSubmit */
-        PostInSubmit: {
+        /** PostIn */
+        PostIn: {
             /** Category */
             category?: number | null;
             /** Id */
             id?: string | null;
             /** Postcode */
-            postCode?: string | null;
+            postCode: string;
             /** Postname */
-            postName?: string | null;
+            postName: string;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        PostInSubmit: components["schemas"]["PostIn"] | components["schemas"]["PostInUpdate"];
+        /** PostInUpdate */
+        PostInUpdate: {
+            /** Category */
+            category?: number | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Postcode */
+            postCode?: string;
+            /** Postname */
+            postName?: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort?: number;
         };
         /** PostOut */
         PostOut: {
@@ -3989,6 +4810,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[ImportReport] */
+        R_ImportReport_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ImportReport"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[IngestResult] */
         R_IngestResult_: {
             /**
@@ -4027,14 +4867,14 @@ export interface components {
              */
             success: boolean;
         };
-        /** R[LiveState] */
-        R_LiveState_: {
+        /** R[LiveVehicle] */
+        R_LiveVehicle_: {
             /**
              * Code
              * @default 200
              */
             code: number;
-            data?: components["schemas"]["LiveState"] | null;
+            data?: components["schemas"]["LiveVehicle"] | null;
             /**
              * Msg
              * @default
@@ -4675,26 +5515,6 @@ export interface components {
              */
             success: boolean;
         };
-        /** R[list[Any]] */
-        R_list_Any__: {
-            /**
-             * Code
-             * @default 200
-             */
-            code: number;
-            /** Data */
-            data?: unknown[] | null;
-            /**
-             * Msg
-             * @default
-             */
-            msg: string;
-            /**
-             * Success
-             * @default true
-             */
-            success: boolean;
-        };
         /** R[list[CommandOut]] */
         R_list_CommandOut__: {
             /**
@@ -4815,15 +5635,15 @@ export interface components {
              */
             success: boolean;
         };
-        /** R[list[LiveState]] */
-        R_list_LiveState__: {
+        /** R[list[LiveVehicle]] */
+        R_list_LiveVehicle__: {
             /**
              * Code
              * @default 200
              */
             code: number;
             /** Data */
-            data?: components["schemas"]["LiveState"][] | null;
+            data?: components["schemas"]["LiveVehicle"][] | null;
             /**
              * Msg
              * @default
@@ -4975,6 +5795,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[TopMenuOut]] */
+        R_list_TopMenuOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["TopMenuOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[TreeNode]] */
         R_list_TreeNode__: {
             /**
@@ -5037,32 +5877,59 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** ReplaceIn */
         ReplaceIn: {
             /**
              * Password
+             * @description the new password, in plain text
              * @default
              */
             password: string;
             /**
              * Userids
+             * @description comma-separated user ids
              * @default
              */
             userIds: string;
         };
-        /** RoleInSubmit */
-        RoleInSubmit: {
+        /** RoleIn */
+        RoleIn: {
             /** Id */
             id?: string | null;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Rolealias */
+            roleAlias: string;
+            /** Rolename */
+            roleName: string;
+            /** Sort */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        RoleInSubmit: components["schemas"]["RoleIn"] | components["schemas"]["RoleInUpdate"];
+        /** RoleInUpdate */
+        RoleInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Parentid */
             parentId?: string | null;
             /** Rolealias */
-            roleAlias?: string | null;
+            roleAlias?: string;
             /** Rolename */
-            roleName?: string | null;
+            roleName?: string;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
         };
         /** RoleOut */
         RoleOut: {
@@ -5108,8 +5975,15 @@ export interface components {
             /** Tenantid */
             tenantId?: string | null;
         };
-        /** ScopeApiInSubmit */
-        ScopeApiInSubmit: {
+        /** RowError */
+        RowError: {
+            /** Message */
+            message: string;
+            /** Row */
+            row: number;
+        };
+        /** ScopeApiIn */
+        ScopeApiIn: {
             /** Id */
             id?: string | null;
             /** Menuid */
@@ -5117,13 +5991,38 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Resourcecode */
-            resourceCode?: string | null;
+            resourceCode: string;
             /** Scopename */
-            scopeName?: string | null;
+            scopeName: string;
+            /** Scopepath */
+            scopePath?: string | null;
+            /**
+             * Scopetype
+             * @default 1
+             */
+            scopeType: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ScopeApiInSubmit: components["schemas"]["ScopeApiIn"] | components["schemas"]["ScopeApiInUpdate"];
+        /** ScopeApiInUpdate */
+        ScopeApiInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Menuid */
+            menuId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Resourcecode */
+            resourceCode?: string;
+            /** Scopename */
+            scopeName?: string;
             /** Scopepath */
             scopePath?: string | null;
             /** Scopetype */
-            scopeType?: number | null;
+            scopeType?: number;
         };
         /** ScopeApiOut */
         ScopeApiOut: {
@@ -5157,8 +6056,8 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
-        /** ScopeDataInSubmit */
-        ScopeDataInSubmit: {
+        /** ScopeDataIn */
+        ScopeDataIn: {
             /** Id */
             id?: string | null;
             /** Menuid */
@@ -5166,7 +6065,44 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Resourcecode */
-            resourceCode?: string | null;
+            resourceCode: string;
+            /** Scopeclass */
+            scopeClass?: string | null;
+            /**
+             * Scopecolumn
+             * @default create_dept
+             */
+            scopeColumn: string | null;
+            /**
+             * Scopefield
+             * @default *
+             */
+            scopeField: string | null;
+            /** Scopename */
+            scopeName: string;
+            /**
+             * Scopetype
+             * @default 1
+             */
+            scopeType: number;
+            /** Scopevalue */
+            scopeValue?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ScopeDataInSubmit: components["schemas"]["ScopeDataIn"] | components["schemas"]["ScopeDataInUpdate"];
+        /** ScopeDataInUpdate */
+        ScopeDataInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Menuid */
+            menuId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Resourcecode */
+            resourceCode?: string;
             /** Scopeclass */
             scopeClass?: string | null;
             /** Scopecolumn */
@@ -5174,9 +6110,9 @@ export interface components {
             /** Scopefield */
             scopeField?: string | null;
             /** Scopename */
-            scopeName?: string | null;
+            scopeName?: string;
             /** Scopetype */
-            scopeType?: number | null;
+            scopeType?: number;
             /** Scopevalue */
             scopeValue?: string | null;
         };
@@ -5233,8 +6169,9 @@ export interface components {
             /**
              * Name
              * @description the command type, see the summary
+             * @enum {string}
              */
-            name: string;
+            name: "terminal_control" | "vehicle_control" | "text" | "query_location" | "confirm_alarm" | "set_rectangle_areas" | "delete_rectangle_areas" | "query_params" | "query_attributes";
             /** Payload */
             payload?: {
                 [key: string]: unknown;
@@ -5245,6 +6182,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** SpeedCalibrationIn */
         SpeedCalibrationIn: {
@@ -5263,6 +6204,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** StatusCount */
         StatusCount: {
@@ -5290,10 +6235,13 @@ export interface components {
             /** Tenantname */
             tenantName: string;
         };
-        /** TenantInSubmit */
-        TenantInSubmit: {
-            /** Accountnumber */
-            accountNumber?: number | null;
+        /** TenantIn */
+        TenantIn: {
+            /**
+             * Accountnumber
+             * @default -1
+             */
+            accountNumber: number;
             /** Address */
             address?: string | null;
             /** Backgroundurl */
@@ -5310,12 +6258,47 @@ export interface components {
             linkman?: string | null;
             /** Packageid */
             packageId?: string | null;
-            /** Retentionmonths */
-            retentionMonths?: number | null;
+            /**
+             * Retentionmonths
+             * @default 12
+             */
+            retentionMonths: number;
             /** Tenantid */
             tenantId?: string | null;
             /** Tenantname */
-            tenantName?: string | null;
+            tenantName: string;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        TenantInSubmit: components["schemas"]["TenantIn"] | components["schemas"]["TenantInUpdate"];
+        /** TenantInUpdate */
+        TenantInUpdate: {
+            /** Accountnumber */
+            accountNumber?: number;
+            /** Address */
+            address?: string | null;
+            /** Backgroundurl */
+            backgroundUrl?: string | null;
+            /** Contactnumber */
+            contactNumber?: string | null;
+            /** Domain */
+            domain?: string | null;
+            /** Expiretime */
+            expireTime?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Linkman */
+            linkman?: string | null;
+            /** Packageid */
+            packageId?: string | null;
+            /** Retentionmonths */
+            retentionMonths?: number;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Tenantname */
+            tenantName?: string;
         };
         /** TenantInfo */
         TenantInfo: {
@@ -5380,16 +6363,34 @@ export interface components {
             /** Topmenuids */
             topMenuIds: string[];
         };
-        /** TopMenuInSubmit */
-        TopMenuInSubmit: {
+        /** TopMenuIn */
+        TopMenuIn: {
             /** Code */
-            code?: string | null;
+            code: string;
             /** Id */
             id?: string | null;
             /** Name */
-            name?: string | null;
+            name: string;
             /** Sort */
-            sort?: number | null;
+            sort: number;
+            /** Source */
+            source?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        TopMenuInSubmit: components["schemas"]["TopMenuIn"] | components["schemas"]["TopMenuInUpdate"];
+        /** TopMenuInUpdate */
+        TopMenuInUpdate: {
+            /** Code */
+            code?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
+            /** Sort */
+            sort?: number;
             /** Source */
             source?: string | null;
         };
@@ -5501,38 +6502,98 @@ export interface components {
             /** Value */
             value: string;
         };
-        /** UserInSubmit */
-        UserInSubmit: {
+        /** UserIn */
+        UserIn: {
             /** Account */
-            account?: string | null;
+            account: string;
             /** Avatar */
             avatar?: string | null;
             /** Birthday */
             birthday?: string | null;
             /** Code */
             code?: string | null;
-            /** Deptid */
-            deptId?: string | null;
+            /**
+             * Deptid
+             * @example 1,2
+             */
+            deptId: string;
             /** Email */
             email?: string | null;
             /** Id */
             id?: string | null;
             /** Name */
-            name?: string | null;
+            name: string;
+            /** Password */
+            password: string;
+            /** Phone */
+            phone?: string | null;
+            /**
+             * Postid
+             * @default
+             * @example 1,2
+             */
+            postId: string;
+            /** Realname */
+            realName: string;
+            /**
+             * Roleid
+             * @example 1,2
+             */
+            roleId: string;
+            /** Sex */
+            sex?: number | null;
+            /**
+             * Usertype
+             * @default 1
+             */
+            userType: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        UserInSubmit: components["schemas"]["UserIn"] | components["schemas"]["UserInUpdate"];
+        /** UserInUpdate */
+        UserInUpdate: {
+            /** Account */
+            account?: string;
+            /** Avatar */
+            avatar?: string | null;
+            /** Birthday */
+            birthday?: string | null;
+            /** Code */
+            code?: string | null;
+            /**
+             * Deptid
+             * @example 1,2
+             */
+            deptId?: string;
+            /** Email */
+            email?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
             /** Password */
             password?: string | null;
             /** Phone */
             phone?: string | null;
-            /** Postid */
-            postId?: string | null;
+            /**
+             * Postid
+             * @example 1,2
+             */
+            postId?: string;
             /** Realname */
-            realName?: string | null;
-            /** Roleid */
-            roleId?: string | null;
+            realName?: string;
+            /**
+             * Roleid
+             * @example 1,2
+             */
+            roleId?: string;
             /** Sex */
             sex?: number | null;
             /** Usertype */
-            userType?: number | null;
+            userType?: number;
         };
         /** UserInfo */
         UserInfo: {
@@ -5640,8 +6701,8 @@ export interface components {
             /** Error Type */
             type: string;
         };
-        /** VehicleInSubmit */
-        VehicleInSubmit: {
+        /** VehicleIn */
+        VehicleIn: {
             /** Batterybrand */
             batteryBrand?: string | null;
             /** Batterynumber */
@@ -5651,11 +6712,17 @@ export interface components {
             /** Brand */
             brand?: string | null;
             /** Carno */
-            carNo?: string | null;
-            /** Carstatus */
-            carStatus?: number | null;
-            /** Cartype */
-            carType?: number | null;
+            carNo: string;
+            /**
+             * Carstatus
+             * @default 0
+             */
+            carStatus: number;
+            /**
+             * Cartype
+             * @default 3
+             */
+            carType: number;
             /** Collisionthresholdg */
             collisionThresholdG?: number | null;
             /** Devicenumber */
@@ -5699,6 +6766,8 @@ export interface components {
             /** Zjh */
             zjh?: string | null;
         };
+        /** @description the new row (an id is ignored) */
+        VehicleInCreate: components["schemas"]["VehicleIn"];
         /** VehicleOut */
         VehicleOut: {
             /** Batterybrand */
@@ -5865,7 +6934,17 @@ export interface components {
              * @default 5
              */
             wait: number;
-        };
+        } & (({
+            carIds: unknown;
+        } | {
+            carId: string;
+        }) & ({
+            package?: null | string;
+            url: string;
+        } | {
+            package: string;
+            url?: null | string;
+        }));
         /** VisitIn */
         VisitIn: {
             /** Menuid */
@@ -5888,6 +6967,10 @@ export interface components {
              * @description correction factor 0.5-2.0 (1.0 = none), 0.001 steps
              */
             weightCalibration: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** DictBizOutNode */
         liftdesk__core__crud__DictBizOutNode__1: {
@@ -6029,6 +7112,58 @@ export interface components {
             /** Sort */
             sort: number;
         };
+        /** FenceInUpdate */
+        liftdesk__core__crud__FenceInUpdate__1: {
+            /**
+             * Alarmmode
+             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
+             */
+            alarmMode?: number;
+            /** Carids */
+            carIds?: string[] | null;
+            /** Centerlat */
+            centerLat?: number | null;
+            /** Centerlon */
+            centerLon?: number | null;
+            /**
+             * Enablestatus
+             * @description 1 enabled, 0 disabled
+             */
+            enableStatus?: number;
+            /**
+             * Fencetype
+             * @description 1 circle, 2 polygon
+             */
+            fenceType?: number;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name?: string;
+            /**
+             * Points
+             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
+             */
+            points?: number[][] | null;
+            /**
+             * Radius
+             * @description metres, 10–100000 (circle)
+             */
+            radius?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Speedlimit
+             * @description km/h, modes 4 and 5
+             */
+            speedLimit?: number | null;
+        };
+        /** @description id and the fields to change */
+        liftdesk__core__crud__FenceInUpdate__2: components["schemas"]["liftdesk__core__crud__FenceInUpdate__1"];
         /** MenuOutNode */
         liftdesk__core__crud__MenuOutNode__1: {
             /**
@@ -6137,6 +7272,70 @@ export interface components {
             /** Source */
             source?: string | null;
         };
+        /** VehicleInUpdate */
+        liftdesk__core__crud__VehicleInUpdate__1: {
+            /** Batterybrand */
+            batteryBrand?: string | null;
+            /** Batterynumber */
+            batteryNumber?: string | null;
+            /** Batterytype */
+            batteryType?: string | null;
+            /** Brand */
+            brand?: string | null;
+            /** Carno */
+            carNo?: string;
+            /** Carstatus */
+            carStatus?: number;
+            /** Cartype */
+            carType?: number;
+            /** Collisionthresholdg */
+            collisionThresholdG?: number | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Emissiontype */
+            emissionType?: string | null;
+            /** Enginebrand */
+            engineBrand?: string | null;
+            /** Enginenumber */
+            engineNumber?: string | null;
+            /** Environmentalcode */
+            environmentalCode?: string | null;
+            /** Factorydate */
+            factoryDate?: string | null;
+            /** Framenumber */
+            frameNumber?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Licenseplate */
+            licensePlate?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Modelnumber */
+            modelNumber?: string | null;
+            /** Overloadthresholdkg */
+            overloadThresholdKg?: number | null;
+            /** Ratedloadkg */
+            ratedLoadKg?: number | null;
+            /** Registerdate */
+            registerDate?: string | null;
+            /** Registrant */
+            registrant?: string | null;
+            /** Simnumber */
+            simNumber?: string | null;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /** Videodevice */
+            videoDevice?: string | null;
+            /** Warrantyexpiry */
+            warrantyExpiry?: string | null;
+            /** Zjh */
+            zjh?: string | null;
+        };
+        /** @description id and the fields to change */
+        liftdesk__core__crud__VehicleInUpdate__2: components["schemas"]["liftdesk__core__crud__VehicleInUpdate__1"];
         /** R[list[DictBizOutNode]] */
         liftdesk__core__envelope__R_list_DictBizOutNode____1: {
             /**
@@ -6288,7 +7487,7 @@ export interface operations {
             };
         };
     };
-    "auth-clear_cache": {
+    "auth-user_clear_cache": {
         parameters: {
             query?: never;
             header?: never;
@@ -6303,9 +7502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: string;
-                    };
+                    "application/json": unknown;
                 };
             };
         };
@@ -6332,7 +7529,7 @@ export interface operations {
             };
         };
     };
-    "auth-upload_error_log": {
+    "auth-user_upload_error_log": {
         parameters: {
             query?: never;
             header?: never;
@@ -6341,7 +7538,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ErrorLogEntry"][];
+                "application/json": components["schemas"]["ErrorLog"];
             };
         };
         responses: {
@@ -6372,7 +7569,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default password
+                     * @enum {string}
+                     */
+                    grant_type?: "password";
+                    /** @description md5 hex of the password */
+                    password: string;
+                    /** @description default 000000 */
+                    tenantId?: string;
+                    username: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -6385,7 +7597,7 @@ export interface operations {
             };
         };
     };
-    "auth-user_info": {
+    "auth-user_user_info": {
         parameters: {
             query?: never;
             header?: never;
@@ -6407,8 +7619,9 @@ export interface operations {
     };
     "datasource-datasource_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -6425,15 +7638,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_DatasourceOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "datasource-datasource_list": {
@@ -6443,7 +7647,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -6474,8 +7680,9 @@ export interface operations {
     };
     "datasource-datasource_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -6536,10 +7743,11 @@ export interface operations {
             };
         };
     };
-    "fence-authorization": {
+    "fence-fence_authorization": {
         parameters: {
             query?: {
-                id?: string;
+                /** @description the fence (none: every vehicle is marked unbound) */
+                id?: string | null;
             };
             header?: never;
             path?: never;
@@ -6569,8 +7777,9 @@ export interface operations {
     };
     "fence-fence_V2_getCarElectronicsInfo": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -6587,22 +7796,13 @@ export interface operations {
                     "application/json": components["schemas"]["R_FenceOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "fence-unbind": {
+    "fence-fence_unbind": {
         parameters: {
-            query?: {
-                carId?: string;
-                fenceId?: string;
+            query: {
+                carId: string;
+                fenceId: string;
             };
             header?: never;
             path?: never;
@@ -6632,8 +7832,9 @@ export interface operations {
     };
     "carInfo-vehicle_deleteCarInfoById": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -6661,10 +7862,50 @@ export interface operations {
             };
         };
     };
-    "fence-fences_of_car": {
+    "carInfo-vehicle_export_vehicle": {
         parameters: {
-            query?: {
-                carId?: string;
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_import_template_vehicle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    "fence-fence_fences_of_car": {
+        parameters: {
+            query: {
+                carId: string;
             };
             header?: never;
             path?: never;
@@ -6692,14 +7933,16 @@ export interface operations {
             };
         };
     };
-    "fence-fence_settings": {
+    "fence-fence_fence_settings": {
         parameters: {
             query?: {
                 /** @description page number, from 1 */
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -6708,9 +7951,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                } | null;
+                "application/json": components["schemas"]["FiltersIn"] | null;
             };
         };
         responses: {
@@ -6736,10 +7977,11 @@ export interface operations {
     };
     "carInfo-vehicle_getCarInfo": {
         parameters: {
-            query?: {
+            query: {
+                /** @description the row's id */
+                carId: string;
+                /** @description the row's id (same as carId, which it replaces when given) */
                 id?: string;
-                /** @description the id (same as id) */
-                carId?: string;
             };
             header?: never;
             path?: never;
@@ -6756,6 +7998,30 @@ export interface operations {
                     "application/json": components["schemas"]["R_VehicleOut_"];
                 };
             };
+        };
+    };
+    "carInfo-vehicle_last_gps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LastGpsIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_LiveVehicle__"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -6767,9 +8033,47 @@ export interface operations {
             };
         };
     };
-    "carInfo-last_gps": {
+    "carInfo-vehicle_import_vehicle": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1: rows matching an existing key update it */
+                isCovered?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_carInfo-vehicle_import_vehicle"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_import_progress_vehicle": {
+        parameters: {
+            query: {
+                jobId: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6782,7 +8086,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_list_LiveState__"];
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -6796,7 +8109,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VehicleInSubmit"];
+                "application/json": components["schemas"]["VehicleInCreate"];
             };
         };
         responses: {
@@ -6827,7 +8140,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -6865,7 +8180,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VehicleInSubmit"];
+                "application/json": components["schemas"]["liftdesk__core__crud__VehicleInUpdate__2"];
             };
         };
         responses: {
@@ -6898,7 +8213,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FenceInSubmit"];
+                "application/json": components["schemas"]["FenceInCreate"];
             };
         };
         responses: {
@@ -6924,8 +8239,9 @@ export interface operations {
     };
     "fence-fence_v2_deleteElectronicsByIds": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -6960,7 +8276,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -6969,9 +8287,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
+                "application/json": ({
+                    /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                    ascs?: string;
+                    /** @description page number, from 1 */
+                    current?: number;
+                    /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                    descs?: string;
+                    /** @description rows per page (at most 1000 are given) */
+                    size?: number;
+                } & {
                     [key: string]: unknown;
-                } | null;
+                }) | null;
             };
         };
         responses: {
@@ -7004,7 +8331,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FenceInSubmit"];
+                "application/json": components["schemas"]["liftdesk__core__crud__FenceInUpdate__2"];
             };
         };
         responses: {
@@ -7028,7 +8355,7 @@ export interface operations {
             };
         };
     };
-    "carSet-crash_threshold": {
+    "carSet-vehicle_crash_threshold": {
         parameters: {
             query?: never;
             header?: never;
@@ -7061,7 +8388,7 @@ export interface operations {
             };
         };
     };
-    "carSet-funcset": {
+    "carSet-vehicle_funcset": {
         parameters: {
             query?: never;
             header?: never;
@@ -7094,7 +8421,7 @@ export interface operations {
             };
         };
     };
-    "carSet-lock_car": {
+    "carSet-vehicle_lock_car": {
         parameters: {
             query?: never;
             header?: never;
@@ -7127,7 +8454,7 @@ export interface operations {
             };
         };
     };
-    "carSet-overload_threshold": {
+    "carSet-vehicle_overload_threshold": {
         parameters: {
             query?: never;
             header?: never;
@@ -7160,7 +8487,7 @@ export interface operations {
             };
         };
     };
-    "carSet-rate_limiting": {
+    "carSet-vehicle_rate_limiting": {
         parameters: {
             query?: never;
             header?: never;
@@ -7193,7 +8520,7 @@ export interface operations {
             };
         };
     };
-    "carSet-send_config": {
+    "carSet-vehicle_send_config": {
         parameters: {
             query?: never;
             header?: never;
@@ -7226,9 +8553,10 @@ export interface operations {
             };
         };
     };
-    "carSet-query_config": {
+    "carSet-vehicle_query_config": {
         parameters: {
             query?: {
+                /** @description seconds to wait for the answer (0-30; more waits 30) */
                 wait?: number;
             };
             header?: never;
@@ -7259,7 +8587,7 @@ export interface operations {
             };
         };
     };
-    "carSet-speed_calibration": {
+    "carSet-vehicle_speed_calibration": {
         parameters: {
             query?: never;
             header?: never;
@@ -7292,7 +8620,7 @@ export interface operations {
             };
         };
     };
-    "carSet-weight_calibration": {
+    "carSet-vehicle_weight_calibration": {
         parameters: {
             query?: never;
             header?: never;
@@ -7325,10 +8653,11 @@ export interface operations {
             };
         };
     };
-    "carInfo-status_count": {
+    "carStatus-vehicle_status_count": {
         parameters: {
             query?: {
-                mechanismId?: string;
+                /** @description an organisation and the ones under it */
+                mechanismId?: string | null;
             };
             header?: never;
             path?: never;
@@ -7356,7 +8685,7 @@ export interface operations {
             };
         };
     };
-    "common-ip_offset": {
+    "common-tenant_ip_offset": {
         parameters: {
             query?: never;
             header?: never;
@@ -7376,7 +8705,7 @@ export interface operations {
             };
         };
     };
-    "carSet-version_update": {
+    "operation-vehicle_version_update": {
         parameters: {
             query?: never;
             header?: never;
@@ -7409,7 +8738,7 @@ export interface operations {
             };
         };
     };
-    "carSet-hardware_version_query": {
+    "parameterQuery-vehicle_hardware_version_query": {
         parameters: {
             query?: never;
             header?: never;
@@ -7442,7 +8771,7 @@ export interface operations {
             };
         };
     };
-    "carSet-software_version_query": {
+    "parameterQuery-vehicle_software_version_query": {
         parameters: {
             query?: never;
             header?: never;
@@ -7475,7 +8804,7 @@ export interface operations {
             };
         };
     };
-    "carSet-version_query": {
+    "parameterQuery-vehicle_version_query": {
         parameters: {
             query?: never;
             header?: never;
@@ -7508,10 +8837,10 @@ export interface operations {
             };
         };
     };
-    "carInfo-real_time": {
+    "positionTrailing-vehicle_real_time": {
         parameters: {
-            query?: {
-                carId?: string;
+            query: {
+                carId: string;
             };
             header?: never;
             path?: never;
@@ -7525,7 +8854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_LiveState_"];
+                    "application/json": components["schemas"]["R_LiveVehicle_"];
                 };
             };
             /** @description Validation Error */
@@ -7539,12 +8868,14 @@ export interface operations {
             };
         };
     };
-    "carInfo-track": {
+    "positionTrailing-vehicle_track": {
         parameters: {
-            query?: {
-                carId?: string;
-                beginTime?: string;
-                endTime?: string;
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
             };
             header?: never;
             path?: never;
@@ -7574,8 +8905,9 @@ export interface operations {
     };
     "api_scope-api_scope_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -7592,15 +8924,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ScopeApiOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "api_scope-api_scope_list": {
@@ -7610,7 +8933,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7641,8 +8966,9 @@ export interface operations {
     };
     "api_scope-api_scope_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -7705,8 +9031,9 @@ export interface operations {
     };
     "client-client_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -7723,15 +9050,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ClientOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "client-client_list": {
@@ -7741,7 +9059,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7772,8 +9092,9 @@ export interface operations {
     };
     "client-client_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -7836,8 +9157,9 @@ export interface operations {
     };
     "data_scope-data_scope_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -7854,15 +9176,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ScopeDataOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "data_scope-data_scope_list": {
@@ -7872,7 +9185,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7903,8 +9218,9 @@ export interface operations {
     };
     "data_scope-data_scope_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -7967,8 +9283,9 @@ export interface operations {
     };
     "dept-dept_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -7985,20 +9302,12 @@ export interface operations {
                     "application/json": components["schemas"]["R_DeptOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "dept-dept_lazy_tree": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -8049,8 +9358,9 @@ export interface operations {
     };
     "dept-dept_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8153,8 +9463,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_child_list": {
         parameters: {
-            query?: {
-                parentId?: string;
+            query: {
+                /** @description the dictionary root */
+                parentId: string;
             };
             header?: never;
             path?: never;
@@ -8168,7 +9479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictBizOutNode____1"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictBizOutNode____2"];
                 };
             };
             /** @description Validation Error */
@@ -8184,8 +9495,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8202,21 +9514,13 @@ export interface operations {
                     "application/json": components["schemas"]["R_DictBizOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "dict_biz-dict_biz_dictionary": {
         parameters: {
-            query?: {
-                code?: string;
+            query: {
+                /** @description the dictionary's code */
+                code: string;
             };
             header?: never;
             path?: never;
@@ -8259,7 +9563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictBizOutNode____2"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictBizOutNode____1"];
                 };
             };
         };
@@ -8271,7 +9575,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8302,8 +9608,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8386,8 +9693,9 @@ export interface operations {
     };
     "dict-dict_child_list": {
         parameters: {
-            query?: {
-                parentId?: string;
+            query: {
+                /** @description the dictionary root */
+                parentId: string;
             };
             header?: never;
             path?: never;
@@ -8401,7 +9709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictOutNode____1"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictOutNode____2"];
                 };
             };
             /** @description Validation Error */
@@ -8417,8 +9725,9 @@ export interface operations {
     };
     "dict-dict_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8435,21 +9744,13 @@ export interface operations {
                     "application/json": components["schemas"]["R_DictOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "dict-dict_dictionary": {
         parameters: {
-            query?: {
-                code?: string;
+            query: {
+                /** @description the dictionary's code */
+                code: string;
             };
             header?: never;
             path?: never;
@@ -8492,7 +9793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictOutNode____2"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictOutNode____1"];
                 };
             };
         };
@@ -8504,7 +9805,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8535,8 +9838,9 @@ export interface operations {
     };
     "dict-dict_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8617,7 +9921,7 @@ export interface operations {
             };
         };
     };
-    "menu-menu_buttons": {
+    "menu-menu_menu_buttons": {
         parameters: {
             query?: never;
             header?: never;
@@ -8639,8 +9943,9 @@ export interface operations {
     };
     "menu-menu_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8657,18 +9962,9 @@ export interface operations {
                     "application/json": components["schemas"]["R_MenuOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "topmenu-grant_top_tree": {
+    "topmenu-topmenu_grant_top_tree": {
         parameters: {
             query?: never;
             header?: never;
@@ -8688,7 +9984,7 @@ export interface operations {
             };
         };
     };
-    "role-grant_tree": {
+    "role-role_grant_tree": {
         parameters: {
             query?: never;
             header?: never;
@@ -8711,6 +10007,7 @@ export interface operations {
     "menu-menu_lazy_list": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -8739,9 +10036,10 @@ export interface operations {
             };
         };
     };
-    "menu-lazy_menu_list": {
+    "menu-menu_lazy_menu_list": {
         parameters: {
             query?: {
+                /** @description the parent menu (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -8773,6 +10071,7 @@ export interface operations {
     "menu-menu_lazy_tree": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -8816,12 +10115,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_MenuOutNode____2"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_MenuOutNode____1"];
                 };
             };
         };
     };
-    "menu-menus_only_tree": {
+    "menu-menu_menus_only_tree": {
         parameters: {
             query?: never;
             header?: never;
@@ -8836,15 +10135,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_MenuOutNode____1"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_MenuOutNode____2"];
                 };
             };
         };
     };
     "menu-menu_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8872,10 +10172,11 @@ export interface operations {
             };
         };
     };
-    "role-role_tree_keys": {
+    "role-role_role_tree_keys": {
         parameters: {
-            query?: {
-                roleIds?: string;
+            query: {
+                /** @description comma-separated role ids */
+                roleIds: string;
             };
             header?: never;
             path?: never;
@@ -8903,10 +10204,11 @@ export interface operations {
             };
         };
     };
-    "menu-menu_routes": {
+    "menu-menu_menu_routes": {
         parameters: {
             query?: {
-                topMenuId?: string;
+                /** @description only the menus under this top menu */
+                topMenuId?: string | null;
             };
             header?: never;
             path?: never;
@@ -8967,7 +10269,7 @@ export interface operations {
             };
         };
     };
-    "menu-top_menu": {
+    "menu-topmenu_top_menu": {
         parameters: {
             query?: never;
             header?: never;
@@ -8982,15 +10284,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_list_Any__"];
+                    "application/json": components["schemas"]["R_list_TopMenuOut__"];
                 };
             };
         };
     };
-    "topmenu-top_tree_keys": {
+    "topmenu-topmenu_top_tree_keys": {
         parameters: {
-            query?: {
-                topMenuIds?: string;
+            query: {
+                /** @description comma-separated top menu ids */
+                topMenuIds: string;
             };
             header?: never;
             path?: never;
@@ -9038,7 +10341,7 @@ export interface operations {
             };
         };
     };
-    "menu-menu_visit": {
+    "menu-menu_menu_visit": {
         parameters: {
             query?: never;
             header?: never;
@@ -9073,8 +10376,9 @@ export interface operations {
     };
     "param-param_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9091,15 +10395,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ParamOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "param-param_list": {
@@ -9109,7 +10404,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9140,8 +10437,9 @@ export interface operations {
     };
     "param-param_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9204,8 +10502,9 @@ export interface operations {
     };
     "post-post_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9222,15 +10521,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_PostOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "post-post_list": {
@@ -9240,7 +10530,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9276,7 +10568,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9307,8 +10601,9 @@ export interface operations {
     };
     "post-post_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9391,8 +10686,9 @@ export interface operations {
     };
     "role-role_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9409,18 +10705,9 @@ export interface operations {
                     "application/json": components["schemas"]["R_RoleOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "role-role_grant": {
+    "role-role_role_grant": {
         parameters: {
             query?: never;
             header?: never;
@@ -9456,6 +10743,7 @@ export interface operations {
     "role-role_lazy_tree": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -9506,8 +10794,9 @@ export interface operations {
     };
     "role-role_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9555,7 +10844,7 @@ export interface operations {
             };
         };
     };
-    "role-role_select_tree": {
+    "role-role_role_select_tree": {
         parameters: {
             query?: never;
             header?: never;
@@ -9628,11 +10917,13 @@ export interface operations {
             };
         };
     };
-    "tenant-tenant_datasource": {
+    "tenant-tenant_tenant_datasource": {
         parameters: {
-            query?: {
-                tenantId?: string;
-                datasourceId?: string;
+            query: {
+                /** @description the tenant */
+                tenantId: string;
+                /** @description the data source (of a list, the first) */
+                datasourceId: string;
             };
             header?: never;
             path?: never;
@@ -9662,8 +10953,9 @@ export interface operations {
     };
     "tenant-tenant_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9678,15 +10970,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_TenantOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -9729,7 +11012,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9760,8 +11045,9 @@ export interface operations {
     };
     "tenant-tenant_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9809,12 +11095,15 @@ export interface operations {
             };
         };
     };
-    "tenant-tenant_setting": {
+    "tenant-tenant_tenant_setting": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description comma-separated tenant row ids */
+                ids: string;
+                /** @description accounts the tenant may have (-1: no limit) */
                 accountNumber?: number;
-                expireTime?: string;
+                /** @description end of the tenant's licence (none: never) */
+                expireTime?: string | null;
             };
             header?: never;
             path?: never;
@@ -9877,8 +11166,9 @@ export interface operations {
     };
     "topmenu-topmenu_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9895,18 +11185,9 @@ export interface operations {
                     "application/json": components["schemas"]["R_TopMenuOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "topmenu-top_menu_grant": {
+    "topmenu-topmenu_top_menu_grant": {
         parameters: {
             query?: never;
             header?: never;
@@ -9946,7 +11227,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9977,8 +11260,9 @@ export interface operations {
     };
     "topmenu-topmenu_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10041,8 +11325,9 @@ export interface operations {
     };
     "user-user_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -10059,21 +11344,13 @@ export interface operations {
                     "application/json": components["schemas"]["R_UserOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "auth-tenants_of_account": {
+    "auth-user_tenants_of_account": {
         parameters: {
-            query?: {
-                password?: string;
+            query: {
+                /** @description md5 hex of the caller's password */
+                password: string;
             };
             header?: never;
             path?: never;
@@ -10108,7 +11385,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10144,7 +11423,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10173,7 +11454,7 @@ export interface operations {
             };
         };
     };
-    "user-new_random_password": {
+    "user-user_new_random_password": {
         parameters: {
             query?: never;
             header?: never;
@@ -10228,8 +11509,9 @@ export interface operations {
     };
     "user-user_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10257,10 +11539,12 @@ export interface operations {
             };
         };
     };
-    "user-replace_password": {
+    "user-user_replace_password": {
         parameters: {
             query?: {
+                /** @description comma-separated user ids */
                 userIds?: string;
+                /** @description the new password, in plain text */
                 password?: string;
             };
             header?: never;
@@ -10293,10 +11577,11 @@ export interface operations {
             };
         };
     };
-    "user-reset_password": {
+    "user-user_reset_password": {
         parameters: {
-            query?: {
-                userIds?: string;
+            query: {
+                /** @description comma-separated user ids */
+                userIds: string;
             };
             header?: never;
             path?: never;
@@ -10357,10 +11642,11 @@ export interface operations {
             };
         };
     };
-    "user-unlock_users": {
+    "user-user_unlock_users": {
         parameters: {
-            query?: {
-                userIds?: string;
+            query: {
+                /** @description comma-separated user ids */
+                userIds: string;
             };
             header?: never;
             path?: never;
@@ -10421,11 +11707,14 @@ export interface operations {
             };
         };
     };
-    "user-update_password": {
+    "user-user_update_password": {
         parameters: {
             query?: {
+                /** @description md5 hex of the current password */
                 oldPassword?: string;
+                /** @description md5 hex of the new password */
                 newPassword?: string;
+                /** @description md5 hex of the new password, again */
                 newPassword1?: string;
             };
             header?: never;
@@ -10474,10 +11763,11 @@ export interface operations {
             };
         };
     };
-    "carSet-cancel": {
+    "command-command_cancel": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10505,10 +11795,10 @@ export interface operations {
             };
         };
     };
-    "carSet-detail": {
+    "command-command_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                id: string;
             };
             header?: never;
             path?: never;
@@ -10543,7 +11833,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10572,7 +11864,7 @@ export interface operations {
             };
         };
     };
-    "carSet-send": {
+    "command-vehicle_send": {
         parameters: {
             query?: never;
             header?: never;
@@ -10605,7 +11897,7 @@ export interface operations {
             };
         };
     };
-    "telemetry-ingest": {
+    "fence-fence_fence_vehicle_bind": {
         parameters: {
             query?: never;
             header?: never;
@@ -10614,7 +11906,153 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IngestReport"] | components["schemas"]["IngestReport"][];
+                "application/json": components["schemas"]["FenceVehicleChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_fence_vehicle_bound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the fence */
+                fenceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_VehicleOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_fence_vehicle_unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FenceVehicleChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "fence-fence_fence_vehicle_unbound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the fence */
+                fenceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_VehicleOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "telemetry-vehicle_ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IngestIn"];
             };
         };
         responses: {
@@ -10638,10 +12076,10 @@ export interface operations {
             };
         };
     };
-    "carSet-release_terminal": {
+    "command-vehicle_release_terminal": {
         parameters: {
-            query?: {
-                carId?: string;
+            query: {
+                carId: string;
             };
             header?: never;
             path?: never;

@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
+import { CloseCircleFilled } from '@ant-design/icons';
 import i18n from '../i18n';
 import { addErrorLog } from '../store/errorLog';
 
@@ -7,7 +8,10 @@ interface State {
   error: Error | null;
 }
 
-/** Keeps render errors as local logs and offers a way back instead of a blank page. */
+/**
+ * Keeps render errors as local logs and offers a way back instead of a blank page. Its own markup (not antd's
+ * Result, whose illustrations would weigh on every first page, the login one included).
+ */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   override state: State = { error: null };
 
@@ -22,16 +26,14 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   override render() {
     if (!this.state.error) return this.props.children;
     return (
-      <Result
-        status="500"
-        title={i18n.t('error.crashTitle')}
-        subTitle={this.state.error.message}
-        extra={
-          <Button type="primary" onClick={() => this.setState({ error: null })}>
-            {i18n.t('error.retry')}
-          </Button>
-        }
-      />
+      <div className="crash" role="alert">
+        <CloseCircleFilled className="crash-icon" />
+        <div className="crash-title">{i18n.t('error.crashTitle')}</div>
+        <div className="crash-message">{this.state.error.message}</div>
+        <Button type="primary" onClick={() => this.setState({ error: null })}>
+          {i18n.t('error.retry')}
+        </Button>
+      </div>
     );
   }
 }

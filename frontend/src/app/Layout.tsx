@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Layout as AntLayout, Result, Spin } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { get } from '../api/request';
 import { website } from '../config/website';
@@ -20,6 +20,7 @@ import { filterByRoles, findMenuByPath, menuLabel } from './menuUtil';
 import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
+import { queryClient } from './queryClient';
 import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
 import { themeByName } from './themes';
 import { SUB_PAGES, staticPageLabel } from './staticPages';
@@ -45,7 +46,16 @@ function useDeptLogo(deptId: string | undefined): string | undefined {
   return data?.deptLogo || undefined;
 }
 
+/** The signed-in shell and its pages, with the cache of server data (which the login page does without). */
 export default function Layout() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}
+
+function Shell() {
   const { t } = useTranslation();
   const location = useLocation();
   const { collapse, themeName } = useCommon();

@@ -4,11 +4,13 @@ import type { TokenInfo } from '../api/types';
 import { clearLock } from '../store/common';
 import { clearSession, saveTokens, sessionStore } from '../store/session';
 import { resetTabs } from '../store/tabs';
-import { queryClient } from './queryClient';
-import { selectTopMenu } from './useMenu';
+import { loadedQueries } from './loadedQueries';
+import { selectTopMenu } from '../store/topMenu';
 
 /** Signed in: tokens and user stored, tabs and lock cleared, menus and buttons loaded. */
 export async function completeLogin(info: TokenInfo): Promise<void> {
+  // the signed-in shell's cache, fetched now (not with the login page) and filled with the menus it shows first
+  const { queryClient } = await import('./queryClient');
   queryClient.clear();
   saveTokens(info);
   resetTabs();
@@ -27,7 +29,7 @@ export function localSignOut(): void {
   clearSession();
   resetTabs();
   clearLock();
-  queryClient.clear();
+  loadedQueries.client?.clear();
 }
 
 /** Logout: tells the server, then clears everything locally whatever it answered. */

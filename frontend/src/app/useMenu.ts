@@ -1,20 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { flattenButtons, getButtons, getRoutes, getTopMenu } from '../api/menu';
-import { createStore, useStore } from '../store/createStore';
-import { getStore, setStore } from '../store/storage';
 import { useSession } from '../store/session';
+import { useTopMenuId } from '../store/topMenu';
 
-/** The selected top menu ('' = all menus). */
-export const topMenuStore = createStore<string>(getStore<string>('topMenuId') ?? '');
-
-export function selectTopMenu(id: string): void {
-  setStore('topMenuId', id);
-  topMenuStore.set(id);
-}
-
-export function useTopMenuId(): string {
-  return useStore(topMenuStore);
-}
+export { selectTopMenu, topMenuStore, useTopMenuId } from '../store/topMenu';
 
 export function useMenuRoutes() {
   const { token } = useSession();

@@ -34,7 +34,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { get, post, request, type Params } from '../api/request';
+import { ApiError, get, post, request, type Params } from '../api/request';
 import { toast } from '../api/toast';
 import { website } from '../config/website';
 import type { Column, ResourceConfig, Row, RowAction } from '../resources/types';
@@ -43,7 +43,10 @@ import { usePermissions } from '../app/useMenu';
 import { ColumnSettings } from './crud/ColumnSettings';
 import { ConfirmField, FieldInput, FormField } from './crud/fields';
 import { displayText, displayValue, useColumnLookups } from './crud/lookups';
+import { fieldOfMessage, messageForField } from './crud/rules';
+import { saveFile } from './crud/saveFile';
 import { SideTree } from './crud/SideTree';
+import { ExportButton, ImportButton } from './crud/Transfer';
 import { DictTag } from './DictSelect';
 import {
   availableActions,
@@ -77,13 +80,7 @@ export interface CrudPageProps {
 type Mode = 'create' | 'edit' | 'child';
 
 function downloadCsv(name: string, csv: string) {
-  const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
+  saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), name);
 }
 
 /** Row buttons must not also trigger the row's own click (master/detail selection). */
@@ -124,18 +121,20 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   const [expanded, setExpanded] = useState<Key[] | null>(null);
 
   const columns = config.columns;
+  const transfer = config.transfer ?? {};
   const lookups = useColumnLookups(columns, t);
   const searchColumns = searchFields(columns);
   const tableColumns = columns.filter((c) => !c.hideInTable && c.type !== 'password');
   const formColumns = columns.filter((c) => !c.hideInForm);
 
-  const params: Params = {
+  // what the list is filtered by: the export sends the same
+  const filters: Params = {
     ...config.listParams,
     ...fixedParams,
     ...search,
     ...(config.sideTree && sideValue ? { [config.sideTree.param]: sideValue } : {}),
-    ...(config.paged ? { current: page.current, size: page.size } : {}),
   };
+  const params: Params = { ...filters, ...(config.paged ? { current: page.current, size: page.size } : {}) };
   const enabled = !placeholder;
   const list = useQuery({
     queryKey: ['crud', config.code, config.api.list, params],
@@ -211,6 +210,27 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
     }
   }, [editingId, detail.data, editForm, config.columns]);
 
+  // the fields of the open form (a read-only one is not asked on create, a create-only one not on edit)
+  const shownFormColumns = formColumns
+    .filter((c) => !(c.readOnly && editing?.mode !== 'edit'))
+    .filter((c) => !(c.addOnly && editing?.mode === 'edit'));
+
+  /**
+   * A refusal (400) that names a field of the form ("carNo 长度不能超过 64") also shows under that field, with the
+   * field's label, until it is changed; the request wrapper has toasted it.
+   */
+  const showRefusal = (e: unknown) => {
+    if (!(e instanceof ApiError) || e.code !== 400) return;
+    const prop = fieldOfMessage(
+      e.message,
+      shownFormColumns.filter((c) => !c.readOnly).map((c) => c.prop),
+    );
+    const column = shownFormColumns.find((c) => c.prop === prop);
+    if (!prop || !column) return;
+    editForm.setFields([{ name: prop, errors: [messageForField(e.message, prop, t(column.label))] }]);
+    editForm.scrollToField(prop, { block: 'center' });
+  };
+
   const submit = async () => {
     if (!editing) return;
     let values: Values;
@@ -232,8 +252,9 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
       toast.success(t(editing.mode === 'edit' ? 'crud.updated' : 'crud.added'));
       setEditing(null);
       reload();
-    } catch {
-      // a toast shows the server's message (e.g. which field is wrong); the form stays open
+    } catch (e) {
+      // a toast shows the server's message; the form stays open for a correction, the field named marked
+      showRefusal(e);
     } finally {
       setSaving(false);
     }
@@ -404,6 +425,15 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
               {t('crud.delete')}
             </Button>
           )}
+          {transfer.import && transfer.progress && can('add') && (
+            <ImportButton
+              calls={transfer}
+              title={t(config.title)}
+              labels={Object.fromEntries(columns.map((c) => [c.prop, t(c.label)]))}
+              onImported={reload}
+            />
+          )}
+          {transfer.export && can('view') && <ExportButton url={transfer.export} params={filters} name={config.code} />}
           {config.toolbarExtras?.map((extra, i) => (
             <Fragment key={i}>
               {extra({ config, selectedRows: selected.rows, reload, clearSelection: () => setSelected({ keys: [], rows: [] }) })}
@@ -431,9 +461,12 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
           <Tooltip title={t('crud.refresh')}>
             <Button icon={<ReloadOutlined spin={list.isFetching} />} onClick={() => void list.refetch()} aria-label={t('crud.refresh')} />
           </Tooltip>
-          <Tooltip title={t('crud.export')}>
-            <Button icon={<DownloadOutlined />} onClick={exportCsv} disabled={!rows.length} aria-label={t('crud.export')} />
-          </Tooltip>
+          {/* the server's export (all rows, as a spreadsheet) replaces this page's CSV */}
+          {!transfer.export && (
+            <Tooltip title={t('crud.export')}>
+              <Button icon={<DownloadOutlined />} onClick={exportCsv} disabled={!rows.length} aria-label={t('crud.export')} />
+            </Tooltip>
+          )}
           <ColumnSettings columns={tableColumns} hidden={hidden} onChange={saveHidden} />
         </Space>
       </div>
@@ -508,24 +541,21 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
         <Spin spinning={editing?.mode === 'edit' && detail.isFetching}>
           <Form form={editForm} layout="vertical" className="crud-form" requiredMark>
             <GridRow gutter={16}>
-              {formColumns
-                .filter((c) => !(c.readOnly && editing?.mode !== 'edit'))
-                .filter((c) => !(c.addOnly && editing?.mode === 'edit'))
-                .flatMap((c) => {
-                  const wide = c.wide || c.type === 'textarea';
-                  const items = [
-                    <Col key={c.prop} span={wide ? 24 : 12}>
-                      <FormField column={c} editing={editing?.mode === 'edit'} />
+              {shownFormColumns.flatMap((c) => {
+                const wide = c.wide || c.type === 'textarea';
+                const items = [
+                  <Col key={c.prop} span={wide ? 24 : 12}>
+                    <FormField column={c} editing={editing?.mode === 'edit'} />
+                  </Col>,
+                ];
+                if (c.type === 'password' && c.confirm)
+                  items.push(
+                    <Col key={`${c.prop}Confirm`} span={12}>
+                      <ConfirmField column={c} />
                     </Col>,
-                  ];
-                  if (c.type === 'password' && c.confirm)
-                    items.push(
-                      <Col key={`${c.prop}Confirm`} span={12}>
-                        <ConfirmField column={c} />
-                      </Col>,
-                    );
-                  return items;
-                })}
+                  );
+                return items;
+              })}
             </GridRow>
           </Form>
         </Spin>

@@ -1,3 +1,16 @@
+/**
+ * A site plan (an image of the yard, say) laid on the map under the vehicles, its corners given in WGS-84: the plan
+ * of a plant whose network reaches no tile server, or detail the basemap lacks.
+ */
+export interface SitePlan {
+  /** The image (PNG, JPEG), from this server or any https one (the content security policy allows both). */
+  url: string;
+  /** [lon, lat] of the image's top-left corner. */
+  topLeft: readonly [number, number];
+  /** [lon, lat] of the image's bottom-right corner. */
+  bottomRight: readonly [number, number];
+}
+
 /** Constants of the product (spec §9, Saber `website.js`). */
 export const website = {
   title: 'Liftdesk',
@@ -38,6 +51,12 @@ export const website = {
         crs: 'WGS84',
       },
     },
+    /**
+     * The site plan drawn under the vehicles on every map, or null. To come: each tenant sets its basemap (a tile
+     * URL template) and uploads its site plan with its two corners in a backend setting, which the maps will read
+     * instead of these constants; until then this is the one place to set them.
+     */
+    siteplan: null as SitePlan | null,
   },
 } as const;
 

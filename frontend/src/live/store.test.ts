@@ -3,7 +3,7 @@ import { LiveStore, MAX_EVENTS } from './store';
 import { backoffMs, liveUrl } from './feed';
 
 const v = (id: string, extra: Record<string, unknown> = {}) => ({
-  vehicleId: id,
+  carId: id,
   tenantId: '000000',
   carNo: `FL-${id}`,
   state: 'idle',
@@ -23,7 +23,7 @@ describe('LiveStore', () => {
     store.subscribe(seen);
     store.apply({ type: 'snapshot', data: [v('1'), v('2')] });
     store.apply({ type: 'vehicles', data: [v('1', { speed: 9.5, state: 'moving' })] });
-    store.apply({ type: 'vehicles', data: [{ vehicleId: '2', soc: 40 }] });
+    store.apply({ type: 'vehicles', data: [{ carId: '2', soc: 40 }] });
     expect(seen).not.toHaveBeenCalled();
     vi.advanceTimersByTime(300);
     expect(seen).toHaveBeenCalledTimes(1);
@@ -38,9 +38,9 @@ describe('LiveStore', () => {
   it('flips online, keeps the newest alarms first and bounded, ignores what it does not know', () => {
     const store = new LiveStore(10);
     store.apply({ type: 'snapshot', data: [v('1')] });
-    store.apply({ type: 'online', data: { vehicleId: '1', online: false } });
-    store.apply({ type: 'online', data: { vehicleId: 'unknown', online: false } });
-    for (let i = 0; i < MAX_EVENTS + 5; i++) store.apply({ type: 'event', data: { vehicleId: 1, kind: `k${i}`, time: null } });
+    store.apply({ type: 'online', data: { carId: '1', online: false } });
+    store.apply({ type: 'online', data: { carId: 'unknown', online: false } });
+    for (let i = 0; i < MAX_EVENTS + 5; i++) store.apply({ type: 'event', data: { carId: 1, kind: `k${i}`, time: null } });
     store.apply({ type: 'bogus', data: [v('9')] });
     store.apply('not an object');
     vi.advanceTimersByTime(10);
@@ -49,7 +49,7 @@ describe('LiveStore', () => {
     expect(snap.vehicles.has('unknown')).toBe(false);
     expect(snap.vehicles.has('9')).toBe(false);
     expect(snap.events).toHaveLength(MAX_EVENTS);
-    expect(snap.events[0]).toMatchObject({ vehicleId: '1', kind: `k${MAX_EVENTS + 4}` });
+    expect(snap.events[0]).toMatchObject({ carId: '1', kind: `k${MAX_EVENTS + 4}` });
   });
 });
 

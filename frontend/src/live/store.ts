@@ -41,14 +41,14 @@ export class LiveStore {
       for (const v of asArray(data)) this.merge(v);
     } else if (type === 'online') {
       for (const raw of asArray(data)) {
-        const id = String(raw.vehicleId ?? '');
+        const id = String(raw.carId ?? '');
         const known = this.vehicles.get(id);
         if (known && typeof raw.online === 'boolean') this.vehicles.set(id, { ...known, online: raw.online });
       }
     } else if (type === 'event') {
       const fresh = asArray(data)
-        .filter((e) => e.vehicleId != null && typeof e.kind === 'string')
-        .map((e) => ({ ...e, vehicleId: String(e.vehicleId) }) as LiveEvent);
+        .filter((e) => e.carId != null && typeof e.kind === 'string')
+        .map((e) => ({ ...e, carId: String(e.carId) }) as LiveEvent);
       this.events = [...fresh.reverse(), ...this.events].slice(0, MAX_EVENTS);
     } else {
       return; // a message type this page does not know: ignored
@@ -57,10 +57,10 @@ export class LiveStore {
   }
 
   private merge(raw: Record<string, unknown>): void {
-    if (raw.vehicleId == null) return;
-    const id = String(raw.vehicleId);
+    if (raw.carId == null) return;
+    const id = String(raw.carId);
     const before = this.vehicles.get(id);
-    this.vehicles.set(id, { ...(before ?? {}), ...raw, vehicleId: id } as LiveVehicle);
+    this.vehicles.set(id, { ...(before ?? {}), ...raw, carId: id } as LiveVehicle);
   }
 
   private changed(): void {

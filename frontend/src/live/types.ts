@@ -1,38 +1,17 @@
-/** A vehicle's live state as the live feed sends it (backend `telemetry/view.py`: snapshot and updates alike). */
-export interface LiveVehicle {
-  vehicleId: string;
-  tenantId: string;
-  carNo: string | null;
-  mechanismId: string | null;
-  deviceNumber: string | null;
-  /** Device time of the last position, ISO 8601 UTC. */
-  time: string | null;
-  lat: number | null;
-  lon: number | null;
-  speed: number;
-  direction: number;
-  /** off | idle | moving | loaded */
-  state: string;
-  acc: boolean;
-  loadKg: number | null;
-  soc: number | null;
-  /** Kinds of the alarms in progress (collision, speeding, overload, fence_in, battery_low_voltage ...). */
-  alarms: string[];
-  online: boolean;
-}
+import type { components } from '../api/schema';
 
-/** An alarm as it happens (the live feed's `event` messages). */
-export interface LiveEvent {
-  vehicleId: string;
-  kind: string;
-  level?: number;
-  time: string | null;
-  value?: number | null;
-  limit?: number | null;
-  lat?: number | null;
-  lon?: number | null;
-  carNo?: string | null;
-}
+type Schemas = components['schemas'];
+
+/** A vehicle's live state: the one shape of the feed's snapshot and updates and of the REST calls
+ * (`getCarLastGPSInfo`, `carRealTimeInfo`), generated from the server's schema (`telemetry/view.py`). Times are
+ * `YYYY-MM-DD HH:mm:ss` in the tenant's zone. */
+export type LiveVehicle = Schemas['LiveVehicle'];
+
+/** An alarm as it happens (the feed's `event` messages); `carNo` is added by the page when it knows it. */
+export type LiveEvent = Schemas['LiveEvent'] & { carNo?: string | null };
+
+/** A terminal went online or offline (the feed's `online` messages). */
+export type LiveOnline = Schemas['LiveOnline'];
 
 /** The connection to the live feed. */
 export type FeedStatus = 'connecting' | 'open' | 'closed';

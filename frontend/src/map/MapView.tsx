@@ -2,10 +2,22 @@ import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import { Result } from 'antd';
+import { Button, Result } from 'antd';
+import { WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { website } from '../config/website';
-import { basemapByName, basemapStyle, type Basemap } from './basemap';
+import {
+  BACKGROUND_LAYER,
+  BASEMAP_SOURCE,
+  basemapByName,
+  basemapStyle,
+  configuredSitePlan,
+  FALLBACK_BACKGROUND,
+  gridImage,
+  type Basemap,
+} from './basemap';
+import { tileHost, watchBasemap, type BasemapStatus } from './basemapHealth';
 import { MapContext, type MapContextValue } from './context';
 import type { LonLat } from './geo';
 
@@ -21,6 +33,32 @@ function webglSupported(): boolean {
   }
 }
 
+/** The map's element, which carries its MapLibre map (for the browser tests and for debugging from the console). */
+export type MapElement = HTMLDivElement & { maplibreMap?: maplibregl.Map };
+
+/**
+ * Without its tiles, the basemap's layer is hidden (no more requests) and the background becomes a light grid that
+ * moves with the map; `false` puts the basemap back.
+ */
+function showFallback(map: maplibregl.Map, on: boolean): void {
+  if (map.getLayer(BASEMAP_SOURCE)) map.setLayoutProperty(BASEMAP_SOURCE, 'visibility', on ? 'none' : 'visible');
+  if (!map.getLayer(BACKGROUND_LAYER)) return;
+  if (on && !map.hasImage(FALLBACK_BACKGROUND.image)) {
+    const grid = gridImage();
+    if (grid) map.addImage(FALLBACK_BACKGROUND.image, grid, { pixelRatio: 2 });
+  }
+  map.setPaintProperty(
+    BACKGROUND_LAYER,
+    'background-pattern',
+    on && map.hasImage(FALLBACK_BACKGROUND.image) ? FALLBACK_BACKGROUND.image : undefined,
+  );
+}
+
+function reasonText(t: TFunction, status: Extract<BasemapStatus, { state: 'failed' }>): string {
+  if (status.reason === 'timeout') return t('map.basemapTimeout', { host: status.host, seconds: status.seconds });
+  return t('map.basemapError', { host: status.host, detail: status.detail || t('map.basemapUnreachable') });
+}
+
 export interface MapViewProps {
   /** The basemap (default: the configured one). It is read once: give the MapView a new `key` to change it. */
   basemap?: Basemap;
@@ -34,16 +72,19 @@ export interface MapViewProps {
 }
 
 /**
- * One MapLibre map. The style is a background under the basemap's raster tiles, so the map and its layers still
- * work when tiles cannot load (offline, tests). Children render once the map has loaded.
+ * One MapLibre map. The style is a background under the basemap's raster tiles and the site plan (when one is
+ * configured), so the map and its layers still work when tiles cannot load (offline, a plant network, tests): then
+ * the basemap is hidden, the background shows a grid and a note says why. Children render once the map has loaded.
  */
 export default function MapView({ basemap, center, zoom, className, style, children }: MapViewProps) {
   const { t } = useTranslation();
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<MapElement>(null);
   const [supported] = useState(webglSupported);
   const [value, setValue] = useState<MapContextValue | null>(null);
   // the first values only: later moves go through the map's own API (layers fit their shapes)
   const initial = useRef({ basemap: basemap ?? basemapByName(), center: center ?? website.map.center, zoom: zoom ?? website.map.zoom });
+  const [status, setStatus] = useState<BasemapStatus>(() => ({ state: (basemap ?? basemapByName()).tiles.length ? 'loading' : 'none' }));
+  const retry = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     const element = container.current;
@@ -51,7 +92,7 @@ export default function MapView({ basemap, center, zoom, className, style, child
     const { basemap: first, center: at, zoom: level } = initial.current;
     const map = new maplibregl.Map({
       container: element,
-      style: basemapStyle(first),
+      style: basemapStyle(first, configuredSitePlan()),
       center: [at[0], at[1]],
       zoom: level,
       dragRotate: false,
@@ -63,24 +104,58 @@ export default function MapView({ basemap, center, zoom, className, style, child
     map.keyboard.disableRotation();
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
-    // Tiles that cannot load leave the background; nothing else to do (a listener keeps them off the console).
+    // Tiles that cannot load are the watcher's business; a listener keeps them (and a site plan image that cannot
+    // load) off the console.
     map.on('error', () => undefined);
     map.once('load', () => setValue({ map, basemap: first }));
+    element.maplibreMap = map;
+
+    let stopWatching: () => void = () => undefined;
+    const watch = () => {
+      stopWatching();
+      stopWatching = watchBasemap(map, BASEMAP_SOURCE, tileHost(first), (next) => {
+        if (next.state === 'failed') showFallback(map, true);
+        setStatus(next);
+      });
+    };
+    retry.current = () => {
+      setStatus({ state: 'loading' });
+      showFallback(map, false);
+      // ask for the tiles again (the failed ones are not retried by themselves)
+      (map.getSource(BASEMAP_SOURCE) as maplibregl.RasterTileSource | undefined)?.setTiles([...first.tiles]);
+      watch();
+    };
+    if (first.tiles.length) watch();
+
     const observer = new ResizeObserver(() => map.resize());
     observer.observe(element);
     return () => {
+      stopWatching();
       observer.disconnect();
       setValue(null);
+      delete element.maplibreMap;
       map.remove();
     };
   }, [supported]);
 
   return (
-    <div className={`map-view ${className ?? ''}`} style={style}>
+    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state}>
       <div ref={container} className="map-view-canvas" data-testid="map" />
       {!supported && (
         <div className="map-view-overlay">
           <Result status="warning" title={t('map.unsupported')} />
+        </div>
+      )}
+      {supported && status.state === 'failed' && (
+        <div className="map-view-note" role="status" data-testid="basemap-note">
+          <WarningOutlined className="map-view-note-icon" />
+          <div className="map-view-note-text">
+            <strong>{t('map.basemapUnavailable')}</strong>
+            <span>{reasonText(t, status)}</span>
+          </div>
+          <Button size="small" type="link" onClick={() => retry.current()}>
+            {t('map.basemapRetry')}
+          </Button>
         </div>
       )}
       {value && <MapContext.Provider value={value}>{children}</MapContext.Provider>}

@@ -1,11 +1,15 @@
+import { lazy } from 'react';
 import { Navigate, useLocation, useOutletContext } from 'react-router';
 import { Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MenuVO } from '../api/types';
-import { CrudPage } from '../components/CrudPage';
 import { findMenuByPath, menuLabel } from '../app/menuUtil';
 import { SUB_PAGES } from '../app/staticPages';
 import { resolvePage, SUB_PAGE_COMPONENTS } from '../resources';
+
+// The generic list page and its form fields (date pickers, tree selects...) only for the pages made of it: the
+// map pages, say, go without (the shell's Suspense shows while it loads).
+const CrudPage = lazy(() => import('../components/CrudPage').then((m) => ({ default: m.CrudPage })));
 
 /**
  * Renders a menu route: the page or resource the path maps to, or a page opened from a list when the user has

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Column, Row } from '../../resources/types';
 import { DictSelect } from '../DictSelect';
 import { remoteQuery, treeQuery } from './lookups';
-import { requiredRules } from './rules';
+import { limitRules, requiredRules } from './rules';
 
 /** Props a Form.Item injects into its control (value, onChange, onBlur, id, checked...). */
 type Injected = Record<string, unknown>;
@@ -63,13 +63,20 @@ export function FieldInput({
   const label = t(column.label);
   const placeholder = t(CHOICE_TYPES.has(column.type ?? 'input') ? 'crud.selectPlaceholder' : 'crud.inputPlaceholder', { label });
   const common = { ...injected, disabled, placeholder, 'aria-label': label };
+  // the length limit shows as a counter in the edit form (the input stops there)
+  const counted = !search && column.maxLength !== undefined;
   switch (column.type) {
     case 'textarea':
-      return search ? <Input allowClear {...common} /> : <Input.TextArea rows={3} maxLength={column.maxLength} showCount={!!column.maxLength} {...common} />;
-    case 'number':
-      return <InputNumber style={{ width: '100%' }} min={column.min} max={column.max} {...common} />;
+      return search ? <Input allowClear {...common} /> : <Input.TextArea rows={3} maxLength={column.maxLength} showCount={counted} {...common} />;
+    case 'number': {
+      // no min / max on the control: it would put a typed 150 back to 30 on blur without a word; the range shows in
+      // the placeholder and a form rule names it
+      const { min, max } = column;
+      const range = min !== undefined || max !== undefined ? ` (${min ?? '…'} ~ ${max ?? '…'})` : '';
+      return <InputNumber style={{ width: '100%' }} {...common} placeholder={search ? placeholder : `${placeholder}${range}`} />;
+    }
     case 'password':
-      return <Input.Password autoComplete="new-password" {...common} />;
+      return <Input.Password autoComplete="new-password" maxLength={search ? undefined : column.maxLength} {...common} />;
     case 'switch':
       if (search)
         return (
@@ -114,7 +121,7 @@ export function FieldInput({
         );
       return <DatePicker showTime style={{ width: '100%' }} {...common} />;
     default:
-      return <Input allowClear={search} maxLength={column.maxLength} {...common} />;
+      return <Input allowClear={search} maxLength={column.maxLength} showCount={counted} {...common} />;
   }
 }
 
@@ -123,6 +130,8 @@ export function FormField({ column, editing, children }: { column: Column; editi
   const { t } = useTranslation();
   const requiredMessage = useRequiredMessage();
   const rules: FormRule[] = requiredRules(column, requiredMessage(column));
+  // the server's limits (length, pattern, range) before the save
+  rules.push(...limitRules(column, (key, options) => (options ? t(key, options) : t(key))));
   // a rule's message is an i18n key, like every label of a column
   if (column.rules) rules.push(...column.rules.map((r) => (typeof r === 'object' && typeof r.message === 'string' ? { ...r, message: t(r.message) } : r)));
   const disabled = column.readOnly && editing;

@@ -78,3 +78,19 @@ describe('csv', () => {
     expect(toCsv(['a', 'b'], [['x,y', 'say "hi"']])).toBe('\ufeffa,b\r\n"x,y","say ""hi"""');
   });
 });
+
+describe('values of a new record', () => {
+  it('show the server\'s defaults as the form holds them', async () => {
+    const { initialValues } = await import('./values');
+    const form: Column[] = [
+      { prop: 'carType', label: 'x', type: 'dict', dictCode: 'car_type', valueType: 'number', defaultValue: 3 },
+      { prop: 'isSealed', label: 'x', type: 'switch', defaultValue: 0 },
+      { prop: 'sort', label: 'x', type: 'number', defaultValue: 1 },
+      { prop: 'scope', label: 'x', defaultValue: 'all' },
+      { prop: 'parentId', label: 'x', type: 'tree', defaultValue: 0 },
+      { prop: 'tenantId', label: 'x', readOnly: true, defaultValue: '000000' },
+    ];
+    expect(initialValues(form)).toEqual({ carType: '3', isSealed: false, sort: 1, scope: 'all', parentId: undefined });
+    expect(initialValues(form, { parentId: '7', carType: 2 })).toMatchObject({ parentId: '7', carType: '2', isSealed: false });
+  });
+});

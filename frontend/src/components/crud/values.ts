@@ -161,11 +161,18 @@ export function toPayload(values: Values, columns: Column[], editing: Row | null
   return out;
 }
 
-/** Form values of a new record (column defaults plus the given ones). */
+/**
+ * Form values of a new record: the column defaults (the server's default `3` of a dictionary field becomes the
+ * option `'3'`, `0` of a switch `false`) and the given values over them.
+ */
 export function initialValues(columns: Column[], extra: Row = {}): Values {
-  const out: Values = {};
-  for (const c of columns) if (c.defaultValue !== undefined) out[c.prop] = c.defaultValue;
-  return { ...out, ...toFormValues(extra, columns.filter((c) => c.prop in extra)) };
+  const defaults: Row = {};
+  for (const c of columns) if (c.defaultValue !== undefined && !c.readOnly) defaults[c.prop] = c.defaultValue;
+  const given = columns.filter((c) => c.prop in extra);
+  return {
+    ...toFormValues(defaults, columns.filter((c) => c.prop in defaults)),
+    ...toFormValues(extra, given),
+  };
 }
 
 /** Removes empty `children` arrays so antd does not draw expand icons on leaves. */

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Alert, Button, Form, Input, Modal, Radio, Space, Tabs, Typography } from 'antd';
+import { Alert, Button, Form, Input, Space, Tabs, Typography } from 'antd';
 import {
   LockOutlined,
   MobileOutlined,
@@ -21,6 +21,8 @@ import { website } from '../../config/website';
 import { sessionStore } from '../../store/session';
 import { saveLanguage } from '../../i18n';
 import { Logo } from '../../components/Logo';
+
+const TenantChooser = lazy(() => import('./TenantChooser'));
 
 interface AccountForm {
   tenantId: string;
@@ -268,24 +270,19 @@ export default function LoginPage() {
           />
         </div>
       </div>
-      <Modal
-        open={!!choice}
-        title={t('login.chooseTenant')}
-        okText={t('common.confirm')}
-        cancelText={t('common.cancel')}
-        confirmLoading={switching}
-        onOk={() => void confirmTenant()}
-        onCancel={() => setChoice(null)}
-        mask={{ closable: false }}
-      >
-        <Typography.Paragraph type="secondary">{t('login.chooseTenantHint')}</Typography.Paragraph>
-        <Radio.Group
-          value={chosen}
-          onChange={(e) => setChosen(String(e.target.value))}
-          orientation="vertical"
-          options={(choice?.tenants ?? []).map((x) => ({ value: x.tenantId, label: `${x.tenantName} (${x.tenantId})` }))}
-        />
-      </Modal>
+      {choice && (
+        <Suspense fallback={null}>
+          <TenantChooser
+            open
+            tenants={choice.tenants}
+            chosen={chosen}
+            switching={switching}
+            onChoose={setChosen}
+            onOk={() => void confirmTenant()}
+            onCancel={() => setChoice(null)}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -42,7 +42,6 @@ import {
   hasPosition,
   todayPeriod,
   visibleVehicles,
-  zonedTime,
   type Filter,
 } from './monitor';
 
@@ -78,8 +77,8 @@ function StateTag({ v, t }: { v: LiveVehicle; t: TFunction }) {
   return <Tag color={STATE_COLORS[v.state] ?? 'default'}>{t(`monitor.state.${v.state}`, { defaultValue: v.state })}</Tag>;
 }
 
-function Age({ iso, now, t }: { iso: string | null; now: number; t: TFunction }) {
-  const seconds = ageSeconds(iso, now);
+function Age({ time, now, offset, t }: { time: string | null | undefined; now: number; offset: number; t: TFunction }) {
+  const seconds = ageSeconds(time, now, offset);
   if (seconds === null) return <>-</>;
   const { value, unit } = ageParts(seconds);
   return <>{t(`monitor.ago.${unit}`, { n: value })}</>;
@@ -94,8 +93,8 @@ function FeedBadge({ status, t }: { status: FeedStatus; t: TFunction }) {
 function ParametersDialog({ vehicle, onClose }: { vehicle: LiveVehicle; onClose: () => void }) {
   const { t } = useTranslation();
   const query = useQuery({
-    queryKey: ['terminal-params', vehicle.vehicleId],
-    queryFn: () => queryParameters(vehicle.vehicleId),
+    queryKey: ['terminal-params', vehicle.carId],
+    queryFn: () => queryParameters(vehicle.carId),
     staleTime: 0,
     gcTime: 0,
     retry: false,
@@ -173,8 +172,8 @@ function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, o
   const { t } = useTranslation();
   const [params, setParams] = useState(false);
   const detail = useQuery({
-    queryKey: ['vehicle-live', vehicle.vehicleId],
-    queryFn: () => getVehicleDetail(vehicle.vehicleId),
+    queryKey: ['vehicle-live', vehicle.carId],
+    queryFn: () => getVehicleDetail(vehicle.carId),
     refetchInterval: 10_000,
   });
   const d = detail.data;
@@ -222,8 +221,8 @@ function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, o
             key: 'time',
             label: t('monitor.gpsTime'),
             children: (
-              <Tooltip title={<Age iso={vehicle.time} now={now} t={t} />}>
-                <span>{zonedTime(vehicle.time, offset)}</span>
+              <Tooltip title={<Age time={vehicle.gpsTime} now={now} offset={offset} t={t} />}>
+                <span>{vehicle.gpsTime ?? '-'}</span>
               </Tooltip>
             ),
           },
@@ -260,7 +259,7 @@ function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, o
   );
 }
 
-function EventList({ events, vehicles, offset, onSelect }: { events: readonly LiveEvent[]; vehicles: ReadonlyMap<string, LiveVehicle>; offset: number; onSelect: (id: string) => void }) {
+function EventList({ events, vehicles, onSelect }: { events: readonly LiveEvent[]; vehicles: ReadonlyMap<string, LiveVehicle>; onSelect: (id: string) => void }) {
   const { t } = useTranslation();
   if (events.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noEvents')} />;
   return (
@@ -268,12 +267,12 @@ function EventList({ events, vehicles, offset, onSelect }: { events: readonly Li
       size="small"
       dataSource={events.slice(0, 30)}
       renderItem={(e) => (
-        <List.Item className="monitor-event" onClick={() => onSelect(e.vehicleId)}>
+        <List.Item className="monitor-event" onClick={() => onSelect(e.carId)}>
           <Space size={6}>
             <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
-            <span>{e.carNo ?? vehicles.get(e.vehicleId)?.carNo ?? e.vehicleId}</span>
+            <span>{e.carNo ?? vehicles.get(e.carId)?.carNo ?? e.carId}</span>
           </Space>
-          <Typography.Text type="secondary">{zonedTime(e.time, offset).slice(11)}</Typography.Text>
+          <Typography.Text type="secondary">{(e.time ?? '-').slice(11)}</Typography.Text>
         </List.Item>
       )}
     />
@@ -321,7 +320,7 @@ export default function LiveMonitor() {
   const onMap: MapVehicle[] = useMemo(
     () =>
       rows.filter(hasPosition).map((v) => ({
-        id: v.vehicleId,
+        id: v.carId,
         position: [v.lon, v.lat],
         state: v.state,
         online: v.online,
@@ -330,13 +329,6 @@ export default function LiveMonitor() {
       })),
     [rows],
   );
-  // the fleet's extent, once: afterwards the user's own zooming is left alone
-  const [initialBounds, setInitialBounds] = useState<[LonLat, LonLat] | null>(null);
-  if (!initialBounds && live.version > 0) {
-    const first = boundsOf(all.filter(hasPosition).map((v) => [v.lon, v.lat] as LonLat));
-    if (first) setInitialBounds(first); // state adjusted while rendering: React renders again at once
-  }
-
   const vehicle = selected ? (live.vehicles.get(selected) ?? null) : null;
   const track = useQuery({
     queryKey: ['track', selected, period],
@@ -387,13 +379,13 @@ export default function LiveMonitor() {
             <Table<LiveVehicle>
               size="small"
               virtual
-              rowKey="vehicleId"
+              rowKey="carId"
               pagination={false}
               scroll={{ y: Math.max(120, listHeight - 40) }}
               dataSource={rows}
               locale={{ emptyText: t('monitor.noMatch') }}
-              rowClassName={(v) => (v.vehicleId === selected ? 'monitor-row-selected' : '')}
-              onRow={(v) => ({ onClick: () => select(v.vehicleId, true), 'data-testid': `vehicle-row-${v.carNo ?? v.vehicleId}` } as HTMLAttributes<HTMLElement>)}
+              rowClassName={(v) => (v.carId === selected ? 'monitor-row-selected' : '')}
+              onRow={(v) => ({ onClick: () => select(v.carId, true), 'data-testid': `vehicle-row-${v.carNo ?? v.carId}` } as HTMLAttributes<HTMLElement>)}
               columns={[
                 {
                   title: t('vehicle.carNo'),
@@ -409,7 +401,7 @@ export default function LiveMonitor() {
                 },
                 { title: t('vehicle.state'), key: 'state', width: 72, render: (_: unknown, v) => <StateTag v={v} t={t} /> },
                 { title: t('monitor.speedShort'), dataIndex: 'speed', width: 64, align: 'right', render: (s: number) => (s ? s.toFixed(1) : '0') },
-                { title: t('monitor.updated'), key: 'age', render: (_: unknown, v) => <Age iso={v.time} now={now()} t={t} /> },
+                { title: t('monitor.updated'), key: 'age', render: (_: unknown, v) => <Age time={v.gpsTime} now={now()} offset={offset} t={t} /> },
               ]}
             />
           )}
@@ -418,7 +410,7 @@ export default function LiveMonitor() {
           {t('monitor.events')}
         </Typography.Title>
         <div className="monitor-events">
-          <EventList events={live.events} vehicles={live.vehicles} offset={offset} onSelect={(id) => select(id, true)} />
+          <EventList events={live.events} vehicles={live.vehicles} onSelect={(id) => select(id, true)} />
         </div>
       </Card>
       <div className="monitor-map">
@@ -428,7 +420,8 @@ export default function LiveMonitor() {
         <MapView>
           <VehiclesLayer vehicles={onMap} selected={selected} onSelect={(id) => select(id, false)} />
           {showTrack && <TrackLayer points={trackPoints} />}
-          <FitBounds bounds={trackBounds ?? initialBounds} />
+          {/* the fleet's extent is fitted by the vehicles' layer when they first arrive; a track's here */}
+          <FitBounds bounds={trackBounds} />
           <FlyTo target={flyTarget?.at ?? null} token={flyTarget?.n ?? 0} />
         </MapView>
         {vehicle && (

@@ -5,8 +5,8 @@ type Schemas = components['schemas'];
 
 const F = '/api/blade-fics-report/fics';
 
-/** `positionTrailing/carRealTimeInfo`: what the live feed does not carry (driver, mileage, lock, CAN, last seen). */
-export type VehicleDetail = Schemas['LiveState'];
+/** `positionTrailing/carRealTimeInfo`: the vehicle's live state as the server has it now (the feed's shape). */
+export type VehicleDetail = Schemas['LiveVehicle'];
 
 export function getVehicleDetail(carId: string): Promise<VehicleDetail> {
   return get<VehicleDetail>(`${F}/positionTrailing/carRealTimeInfo`, { carId });

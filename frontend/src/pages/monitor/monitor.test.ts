@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveVehicle } from '../../live/types';
-import { ageParts, ageSeconds, countByFilter, hasPosition, todayPeriod, visibleVehicles, zonedTime } from './monitor';
+import { ageParts, ageSeconds, countByFilter, hasPosition, todayPeriod, visibleVehicles, zonedMs } from './monitor';
 
 const v = (id: string, extra: Partial<LiveVehicle> = {}): LiveVehicle => ({
-  vehicleId: id,
+  carId: id,
   tenantId: '000000',
   carNo: `FL-${id}`,
   mechanismId: null,
   deviceNumber: `0138000000${id.padStart(2, '0')}`,
-  time: null,
+  carType: 3,
+  gpsTime: null,
+  lastSeen: null,
+  mileage: null,
+  lockLevel: null,
+  driverName: null,
+  clockFault: false,
+  clockFaultTime: null,
+  can: {},
   lat: 31.2,
   lon: 121.5,
   speed: 0,
@@ -43,12 +51,13 @@ describe('monitor helpers', () => {
     expect(fleet.filter(hasPosition)).toHaveLength(4);
   });
 
-  it('formats feed times in the tenant zone and ages in the largest unit', () => {
-    expect(zonedTime('2026-11-23T09:11:32Z', 480)).toBe('2026-11-23 17:11:32');
-    expect(zonedTime(null, 480)).toBe('-');
-    expect(zonedTime('garbage', 480)).toBe('-');
-    expect(ageSeconds('2026-11-23T09:11:32Z', Date.parse('2026-11-23T09:12:02Z'))).toBe(30);
-    expect(ageSeconds('2026-11-23T09:11:32Z', Date.parse('2026-11-23T09:11:00Z'))).toBe(0);
+  it('reads tenant-zone times of the feed and ages them in the largest unit', () => {
+    expect(zonedMs('2026-11-23 17:11:32', 480)).toBe(Date.parse('2026-11-23T09:11:32Z'));
+    expect(zonedMs(null, 480)).toBeNull();
+    expect(zonedMs('garbage', 480)).toBeNull();
+    expect(ageSeconds('2026-11-23 17:11:32', Date.parse('2026-11-23T09:12:02Z'), 480)).toBe(30);
+    expect(ageSeconds('2026-11-23 17:11:32', Date.parse('2026-11-23T09:11:00Z'), 480)).toBe(0);
+    expect(ageSeconds('2026-11-23 09:11:32', Date.parse('2026-11-23T09:12:02Z'), 0)).toBe(30);
     expect([5, 150, 7300, 200_000].map(ageParts)).toEqual([
       { value: 5, unit: 's' },
       { value: 2, unit: 'min' },

@@ -31,7 +31,7 @@ export function visibleVehicles(vehicles: Iterable<LiveVehicle>, filter: Filter,
   return [...vehicles]
     .filter((v) => matches(v, filter))
     .filter((v) => !needle || (v.carNo ?? '').toLowerCase().includes(needle) || (v.deviceNumber ?? '').includes(needle))
-    .sort((a, b) => (a.carNo ?? '').localeCompare(b.carNo ?? '', undefined, { numeric: true }) || a.vehicleId.localeCompare(b.vehicleId));
+    .sort((a, b) => (a.carNo ?? '').localeCompare(b.carNo ?? '', undefined, { numeric: true }) || a.carId.localeCompare(b.carId));
 }
 
 /** Where a vehicle can be drawn: it has a position. */
@@ -39,20 +39,19 @@ export function hasPosition(v: LiveVehicle): v is LiveVehicle & { lat: number; l
   return typeof v.lat === 'number' && typeof v.lon === 'number' && Number.isFinite(v.lat) && Number.isFinite(v.lon);
 }
 
-/** An ISO UTC time of the feed as `YYYY-MM-DD HH:mm:ss` in the tenant's zone (like the REST answers). */
-export function zonedTime(iso: string | null | undefined, offsetMinutes: number): string {
-  if (!iso) return '-';
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return '-';
-  const { date, time } = formatZoned(ms, offsetMinutes);
-  return `${date} ${time}`;
+/** Milliseconds since the epoch of a `YYYY-MM-DD HH:mm:ss` time in a zone `offsetMinutes` east of UTC (the
+ * server's answers and the live feed), or null when it is none. */
+export function zonedMs(text: string | null | undefined, offsetMinutes: number): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text ?? '');
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s] = m.map(Number);
+  return Date.UTC(y, mo - 1, d, h, mi, s) - offsetMinutes * 60_000;
 }
 
-/** Seconds from `iso` to `nowMs` (never negative), or null without a time. */
-export function ageSeconds(iso: string | null | undefined, nowMs: number): number | null {
-  if (!iso) return null;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? null : Math.max(0, Math.round((nowMs - ms) / 1000));
+/** Seconds from a tenant-zone time to `nowMs` (never negative), or null without a time. */
+export function ageSeconds(text: string | null | undefined, nowMs: number, offsetMinutes: number): number | null {
+  const ms = zonedMs(text, offsetMinutes);
+  return ms === null ? null : Math.max(0, Math.round((nowMs - ms) / 1000));
 }
 
 /** "12 s", "5 min", "3 h", "2 d": how long ago, in the largest unit that fits. */

@@ -1,8 +1,8 @@
 import { createElement } from 'react';
 import { Tag } from 'antd';
+import { action } from '../../api/manifest';
 import { CancelCommandsButton } from '../../pages/command/CancelCommands';
 import {
-  COMMAND_API,
   STATUS_COLORS,
   commandLabel,
   commandSummary,
@@ -31,17 +31,15 @@ const CancelCommands: ToolbarExtra = (props) => createElement(CancelCommandsButt
  */
 export default defineResource({
   code: 'command_log',
+  resource: 'command',
   title: 'resource.command',
-  api: {
-    list: `${COMMAND_API}/list`,
-    detail: `${COMMAND_API}/detail`,
-  },
-  paged: true,
+  // the list is the resource's page operation; the detail is an action of its own
+  api: { detail: action('command', 'detail') },
   // room for a terminal parameter per line in the answer's JSON
   detailWidth: 760,
   columns: [
     // searched by vehicle, status and command first; the time range (and the device number) behind "expand"
-    { prop: 'createTime', label: 'command.createTime', type: 'datetime', search: true, searchRange: true, searchOrder: 4, width: 170 },
+    { prop: 'createTime', label: 'command.createTime', search: true, searchRange: true, searchOrder: 4, width: 170 },
     { prop: 'carNo', label: 'vehicle.carNo', search: true, searchParam: 'carNo_like', searchOrder: 1, width: 120, format: orDash },
     {
       prop: 'name',
@@ -67,7 +65,7 @@ export default defineResource({
       format: (value, _row, t) =>
         isStatus(value) ? createElement(Tag, { color: STATUS_COLORS[value] }, t(`command.status.${value}`)) : orDash(value),
     },
-    { prop: 'attempts', label: 'command.attempts', type: 'number', width: 90 },
+    { prop: 'attempts', label: 'command.attempts', width: 90 },
     {
       prop: 'createUserName',
       label: 'command.sender',
@@ -84,9 +82,9 @@ export default defineResource({
       hideInTable: true,
       format: (value) => (typeof value === 'number' ? `0x${value.toString(16).toUpperCase().padStart(4, '0')}` : orDash(value)),
     },
-    { prop: 'sentTime', label: 'command.sentTime', type: 'datetime', hideInTable: true },
-    { prop: 'doneTime', label: 'command.doneTime', type: 'datetime', hideInTable: true },
-    { prop: 'expireTime', label: 'command.expireTime', type: 'datetime', hideInTable: true },
+    { prop: 'sentTime', label: 'command.sentTime', hideInTable: true },
+    { prop: 'doneTime', label: 'command.doneTime', hideInTable: true },
+    { prop: 'expireTime', label: 'command.expireTime', hideInTable: true },
     { prop: 'error', label: 'command.error', hideInTable: true, format: (value, _row, t) => (value ? errorText(String(value), t) : '-') },
     { prop: 'payload', label: 'command.payload', hideInTable: true, format: json },
     { prop: 'result', label: 'command.result', hideInTable: true, format: json },

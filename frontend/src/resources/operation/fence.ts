@@ -1,9 +1,8 @@
 import { createElement } from 'react';
 import { Tag } from 'antd';
 import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON } from '../../pages/fence/fence';
+import { operation } from '../../api/manifest';
 import { defineResource } from '../types';
-
-const F = '/api/blade-fics-report/fics/carInfo';
 
 export const FENCE_LIST_PATH = '/operation/fence';
 export const FENCE_EDITOR_PATH = '/adds/addOperating';
@@ -18,28 +17,23 @@ export const enableOptions = [
   { value: 0, label: 'fence.disabled' },
 ];
 
-/** Electronic fences (spec 001 §2 /adds/addOperating, §3 Fence, §9 alarm modes): drawn on a map in their own page. */
+/**
+ * Electronic fences (spec 001 §2 /adds/addOperating, §3 Fence, §9 alarm modes): drawn on a map in their own page.
+ * Calls (the page is a POST), types and limits come from the server's `fence` resource.
+ */
 export default defineResource({
   code: 'fence',
+  resource: 'fence',
   title: 'resource.fence',
-  api: {
-    list: `${F}/v2/getElectronicFence`,
-    detail: `${F}/V2/getCarElectronicsInfo`,
-    submit: `${F}/v2/updateCarElectronicsSet`,
-    remove: `${F}/v2/deleteElectronicsByIds`,
-  },
-  listMethod: 'POST',
   editRoute: FENCE_EDITOR_PATH,
-  paged: true,
   columns: [
-    { prop: 'name', label: 'fence.name', search: true, searchParam: 'name_like', required: true, maxLength: 32, width: 180 },
-    { prop: 'fenceType', label: 'fence.fenceType', type: 'select', options: fenceTypeOptions, valueType: 'number', width: 90 },
+    { prop: 'name', label: 'fence.name', search: true, searchParam: 'name_like', width: 180 },
+    { prop: 'fenceType', label: 'fence.fenceType', type: 'select', options: fenceTypeOptions, width: 90 },
     {
       prop: 'alarmMode',
       label: 'fence.alarmModeLabel',
       type: 'select',
       options: alarmModeOptions,
-      valueType: 'number',
       search: true,
       width: 150,
     },
@@ -48,7 +42,6 @@ export default defineResource({
       label: 'fence.enableStatus',
       type: 'select',
       options: enableOptions,
-      valueType: 'number',
       search: true,
       width: 100,
       format: (value, _row, t) => {
@@ -59,16 +52,16 @@ export default defineResource({
     {
       prop: 'speedLimit',
       label: 'fence.speedLimit',
-      type: 'number',
       width: 110,
       format: (value) => (value === null || value === undefined || value === '' ? '-' : `${String(value)} km/h`),
     },
-    { prop: 'carCount', label: 'fence.carCount', type: 'number', width: 100 },
+    // counted by the list, not saved
+    { prop: 'carCount', label: 'fence.carCount', type: 'number', hideInForm: true, width: 100 },
     {
       prop: 'mechanismId',
       label: 'fence.mechanism',
       type: 'tree',
-      treeUrl: '/api/blade-system/dept/tree',
+      treeUrl: operation('dept', 'tree'),
       displayProp: 'mechanismName',
       width: 160,
     },

@@ -1,4 +1,4 @@
 import { dictResources } from './dict';
 
-export const dictbiz = dictResources('dictbiz', '/api/blade-system/dict-biz');
+export const dictbiz = dictResources('dictbiz', 'dict_biz');
 export default dictbiz.tree;

@@ -1,3 +1,4 @@
+import { action, operation } from '../../api/manifest';
 import { get, post } from '../../api/request';
 import type { GrantKeys, GrantTree } from '../../api/types';
 import { grantAction } from '../../components/grant';
@@ -13,15 +14,15 @@ const RoleGrant = grantAction({
     { key: 'apiScope', label: 'role.apiPermission' },
   ],
   loadTrees: async () => {
-    const data = await get<GrantTree>('/api/blade-system/menu/grant-tree');
+    const data = await get<GrantTree>(action('role', 'grant_tree'));
     return { menu: data?.menu, dataScope: data?.dataScope, apiScope: data?.apiScope };
   },
   loadKeys: async (ids) => {
-    const data = await get<GrantKeys>('/api/blade-system/menu/role-tree-keys', { roleIds: ids.join(',') });
+    const data = await get<GrantKeys>(action('role', 'role_tree_keys'), { roleIds: ids.join(',') });
     return { menu: data?.menu, dataScope: data?.dataScope, apiScope: data?.apiScope };
   },
   save: (ids, checked) =>
-    post('/api/blade-system/role/grant', {
+    post(action('role', 'role_grant'), {
       roleIds: ids,
       menuIds: checked.menu ?? [],
       dataScopeIds: checked.dataScope ?? [],
@@ -31,20 +32,13 @@ const RoleGrant = grantAction({
 
 export default defineResource({
   code: 'role',
+  resource: 'role',
   title: 'resource.role',
-  api: {
-    list: '/api/blade-system/role/list',
-    detail: '/api/blade-system/role/detail',
-    submit: '/api/blade-system/role/submit',
-    remove: '/api/blade-system/role/remove',
-  },
-  paged: false,
-  tree: true,
   columns: [
-    { prop: 'roleName', label: 'role.roleName', search: true, required: true },
-    { prop: 'roleAlias', label: 'role.roleAlias', search: true, required: true },
-    { prop: 'sort', label: 'common.sort', type: 'number', required: true, min: 0, width: 80, defaultValue: 1 },
-    { prop: 'parentId', label: 'role.parentId', type: 'tree', treeUrl: '/api/blade-system/role/tree', displayProp: 'parentName', hideInTable: true },
+    { prop: 'roleName', label: 'role.roleName', search: true },
+    { prop: 'roleAlias', label: 'role.roleAlias', search: true },
+    { prop: 'sort', label: 'common.sort', width: 80, defaultValue: 1 },
+    { prop: 'parentId', label: 'role.parentId', type: 'tree', treeUrl: operation('role', 'tree'), displayProp: 'parentName', hideInTable: true },
   ],
   toolbarExtras: [RoleGrant],
 });

@@ -1,3 +1,4 @@
+import { action } from '../../api/manifest';
 import { get, post } from '../../api/request';
 import type { GrantKeys, GrantTree } from '../../api/types';
 import { grantAction } from '../../components/grant';
@@ -8,28 +9,22 @@ const MenuSetting = grantAction({
   permission: 'topmenu_edit',
   multiple: false,
   sections: [{ key: 'menu', label: 'role.menuPermission' }],
-  loadTrees: async () => ({ menu: (await get<GrantTree>('/api/blade-system/menu/grant-top-tree'))?.menu }),
+  loadTrees: async () => ({ menu: (await get<GrantTree>(action('topmenu', 'grant_top_tree')))?.menu }),
   loadKeys: async (ids) => ({
-    menu: (await get<GrantKeys>('/api/blade-system/menu/top-tree-keys', { topMenuIds: ids.join(',') }))?.menu,
+    menu: (await get<GrantKeys>(action('topmenu', 'top_tree_keys'), { topMenuIds: ids.join(',') }))?.menu,
   }),
-  save: (ids, checked) => post('/api/blade-system/topmenu/grant', { topMenuIds: ids, menuIds: checked.menu ?? [] }),
+  save: (ids, checked) => post(action('topmenu', 'top_menu_grant'), { topMenuIds: ids, menuIds: checked.menu ?? [] }),
 });
 
 export default defineResource({
   code: 'topmenu',
+  resource: 'topmenu',
   title: 'resource.topmenu',
-  api: {
-    list: '/api/blade-system/topmenu/list',
-    detail: '/api/blade-system/topmenu/detail',
-    submit: '/api/blade-system/topmenu/submit',
-    remove: '/api/blade-system/topmenu/remove',
-  },
-  paged: true,
   columns: [
-    { prop: 'code', label: 'topmenu.code', search: true, required: true },
-    { prop: 'name', label: 'topmenu.name', search: true, required: true },
+    { prop: 'code', label: 'topmenu.code', search: true },
+    { prop: 'name', label: 'topmenu.name', search: true },
     { prop: 'source', label: 'topmenu.source' },
-    { prop: 'sort', label: 'common.sort', type: 'number', required: true, min: 0, width: 80, defaultValue: 1 },
+    { prop: 'sort', label: 'common.sort', width: 80, defaultValue: 1 },
   ],
   toolbarExtras: [MenuSetting],
 });
