@@ -16,10 +16,8 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from liftdesk.core.actions import describe_permission
-from liftdesk.core.ids import ID_PATTERN, ID_RE
 from liftdesk.core.paging import snake_to_camel
 from liftdesk.core.registry import REGISTRY, Resource
-from liftdesk.core.schemas import trimmed_pattern
 
 EXTENSION = "x-liftdesk-resources"
 _LIMITS = ("maxLength", "minLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern")
@@ -32,20 +30,11 @@ def _type_of(spec: dict[str, Any]) -> tuple[str, bool]:
     nullable = "null" in types
     real = [o for o in options if o.get("type") != "null"]
     kind = real[0].get("type", "object") if real else "null"
-    if kind == "string" and real and real[0].get("pattern") == ID_PATTERN:
+    if kind == "string" and real and real[0].get("pattern") == "^-?[0-9]+$":
         kind = "id"
     if kind == "string" and real and "example" in real[0] and str(real[0]["example"]).count(":") == 2:
         kind = "datetime"
     return kind, nullable
-
-
-def _implied(kind: str, option: dict[str, Any]) -> bool:
-    """Is the option's pattern one the field's type implies (a time's format, a list of ids, whitespace not counting
-    toward the minimum length)? The web app checks those by the field's type: the manifest leaves them out."""
-    pattern = option.get("pattern")
-    if kind == "datetime" or (kind == "string" and str(pattern).startswith(f"^(?:{ID_RE}")):
-        return True
-    return "minLength" in option and pattern == trimmed_pattern(int(option["minLength"]))
 
 
 def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
@@ -60,7 +49,7 @@ def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
         options = spec.get("anyOf") or [spec]
         for option in (spec, *options):
             for limit in _LIMITS:
-                if limit in option and not (limit == "pattern" and _implied(kind, option)):
+                if limit in option:
                     field[limit] = option[limit]
             for extra, key in (("x-dict", "dict"), ("x-dict-biz", "dictBiz")):
                 if extra in option:

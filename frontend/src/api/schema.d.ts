@@ -71,10 +71,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Sign in (password, captcha) or refresh; raw OAuth2 answer
-         * @description Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and Captcha-Code headers. The client authenticates with Authorization: Basic.
-         */
+        /** Sign in (password, captcha) or refresh; raw OAuth2 answer */
         post: operations["auth-token"];
         delete?: never;
         options?: never;
@@ -2861,79 +2858,31 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
-        /** ClientIn */
-        ClientIn: {
-            /**
-             * Accesstokenvalidity
-             * @default 3600
-             */
-            accessTokenValidity: number;
-            /** Additionalinformation */
-            additionalInformation?: string | null;
-            /** Authorities */
-            authorities?: string | null;
-            /**
-             * Authorizedgranttypes
-             * @default refresh_token,password,captcha
-             */
-            authorizedGrantTypes: string;
-            /** Autoapprove */
-            autoapprove?: string | null;
-            /** Clientid */
-            clientId: string;
-            /** Clientsecret */
-            clientSecret: string;
-            /** Id */
-            id?: string | null;
-            /**
-             * Refreshtokenvalidity
-             * @default 604800
-             */
-            refreshTokenValidity: number;
-            /** Resourceids */
-            resourceIds?: string | null;
-            /**
-             * Scope
-             * @default all
-             */
-            scope: string;
-            /** Webserverredirecturi */
-            webServerRedirectUri?: string | null;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        ClientInSubmit: components["schemas"]["ClientIn"] | components["schemas"]["ClientInUpdate"];
-        /** ClientInUpdate */
-        ClientInUpdate: {
+        /** ClientInSubmit */
+        ClientInSubmit: {
             /** Accesstokenvalidity */
-            accessTokenValidity?: number;
+            accessTokenValidity?: number | null;
             /** Additionalinformation */
             additionalInformation?: string | null;
             /** Authorities */
             authorities?: string | null;
             /** Authorizedgranttypes */
-            authorizedGrantTypes?: string;
+            authorizedGrantTypes?: string | null;
             /** Autoapprove */
             autoapprove?: string | null;
             /** Clientid */
-            clientId?: string;
+            clientId?: string | null;
             /** Clientsecret */
-            clientSecret?: string;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
+            clientSecret?: string | null;
+            /** Id */
+            id?: string | null;
             /** Refreshtokenvalidity */
-            refreshTokenValidity?: number;
+            refreshTokenValidity?: number | null;
             /** Resourceids */
             resourceIds?: string | null;
             /** Scope */
-            scope?: string;
+            scope?: string | null;
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
@@ -3058,10 +3007,6 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
         /** CrashIn */
         CrashIn: {
@@ -3085,47 +3030,21 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
-        /** DatasourceIn */
-        DatasourceIn: {
+        /** DatasourceInSubmit */
+        DatasourceInSubmit: {
             /** Driverclass */
-            driverClass: string;
+            driverClass?: string | null;
             /** Id */
             id?: string | null;
             /** Name */
-            name: string;
+            name?: string | null;
             /** Password */
             password?: string | null;
             /** Remark */
             remark?: string | null;
             /** Url */
-            url: string;
-            /** Username */
-            username?: string | null;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        DatasourceInSubmit: components["schemas"]["DatasourceIn"] | components["schemas"]["DatasourceInUpdate"];
-        /** DatasourceInUpdate */
-        DatasourceInUpdate: {
-            /** Driverclass */
-            driverClass?: string;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Name */
-            name?: string;
-            /** Password */
-            password?: string | null;
-            /** Remark */
-            remark?: string | null;
-            /** Url */
-            url?: string;
+            url?: string | null;
             /** Username */
             username?: string | null;
         };
@@ -3156,54 +3075,24 @@ export interface components {
             /** Username */
             username?: string | null;
         };
-        /** DeptIn */
-        DeptIn: {
-            /**
-             * Deptcategory
-             * @default 1
-             */
-            deptCategory: number;
+        /** DeptInSubmit */
+        DeptInSubmit: {
+            /** Deptcategory */
+            deptCategory?: number | null;
             /** Deptlogo */
             deptLogo?: string | null;
             /** Deptname */
-            deptName: string;
+            deptName?: string | null;
             /** Fullname */
             fullName?: string | null;
             /** Id */
             id?: string | null;
-            /**
-             * Parentid
-             * @default 0
-             */
-            parentId: string | null;
-            /** Remark */
-            remark?: string | null;
-            /** Sort */
-            sort: number;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        DeptInSubmit: components["schemas"]["DeptIn"] | components["schemas"]["DeptInUpdate"];
-        /** DeptInUpdate */
-        DeptInUpdate: {
-            /** Deptcategory */
-            deptCategory?: number;
-            /** Deptlogo */
-            deptLogo?: string | null;
-            /** Deptname */
-            deptName?: string;
-            /** Fullname */
-            fullName?: string | null;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
             /** Parentid */
             parentId?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number;
+            sort?: number | null;
         };
         /** DeptOut */
         DeptOut: {
@@ -3329,54 +3218,24 @@ export interface components {
             /** Tenantid */
             tenantId?: string | null;
         };
-        /** DictIn */
-        DictIn: {
+        /** DictInSubmit */
+        DictInSubmit: {
             /** Code */
-            code: string;
+            code?: string | null;
             /** Dictkey */
-            dictKey: string;
+            dictKey?: string | null;
             /** Dictvalue */
-            dictValue: string;
+            dictValue?: string | null;
             /** Id */
             id?: string | null;
-            /**
-             * Issealed
-             * @default 0
-             */
-            isSealed: number;
-            /**
-             * Parentid
-             * @default 0
-             */
-            parentId: string | null;
-            /** Remark */
-            remark?: string | null;
-            /** Sort */
-            sort: number;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        DictInSubmit: components["schemas"]["DictIn"] | components["schemas"]["DictInUpdate"];
-        /** DictInUpdate */
-        DictInUpdate: {
-            /** Code */
-            code?: string;
-            /** Dictkey */
-            dictKey?: string;
-            /** Dictvalue */
-            dictValue?: string;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
             /** Issealed */
-            isSealed?: number;
+            isSealed?: number | null;
             /** Parentid */
             parentId?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number;
+            sort?: number | null;
         };
         /** DictItem */
         DictItem: {
@@ -3489,79 +3348,35 @@ export interface components {
             /** Mechanismid */
             mechanismId?: string | null;
         };
-        /**
-         * FenceIn
-         * @description An electronic fence as submitted. Field ranges are checked again (for updates too) by ``FenceHooks``.
-         */
-        FenceIn: {
-            /**
-             * Alarmmode
-             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
-             */
-            alarmMode: number;
+        /** FenceInSubmit */
+        FenceInSubmit: {
+            /** Alarmmode */
+            alarmMode?: number | null;
             /** Carids */
             carIds?: string[] | null;
             /** Centerlat */
             centerLat?: number | null;
             /** Centerlon */
             centerLon?: number | null;
-            /**
-             * Enablestatus
-             * @description 1 enabled, 0 disabled
-             * @default 1
-             */
-            enableStatus: number;
-            /**
-             * Fencetype
-             * @description 1 circle, 2 polygon
-             */
-            fenceType: number;
+            /** Enablestatus */
+            enableStatus?: number | null;
+            /** Fencetype */
+            fenceType?: number | null;
             /** Id */
             id?: string | null;
             /** Mechanismid */
             mechanismId?: string | null;
             /** Name */
-            name: string;
-            /**
-             * Points
-             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
-             */
+            name?: string | null;
+            /** Points */
             points?: number[][] | null;
-            /**
-             * Radius
-             * @description metres, 10–100000 (circle)
-             */
+            /** Radius */
             radius?: number | null;
             /** Remark */
             remark?: string | null;
-            /**
-             * Speedlimit
-             * @description km/h, modes 4 and 5
-             */
+            /** Speedlimit */
             speedLimit?: number | null;
-        } & (({
-            centerLat: number;
-            centerLon: number;
-            /** @constant */
-            fenceType: 1;
-            radius: number;
-        } | {
-            /** @constant */
-            fenceType: 2;
-            points: [
-                number,
-                number
-            ][] | unknown | unknown | unknown | unknown;
-        }) & ({
-            /** @enum {unknown} */
-            alarmMode?: 1 | 2 | 3;
-        } | {
-            /** @enum {unknown} */
-            alarmMode?: 4 | 5;
-            speedLimit: number;
-        }));
-        /** @description the new row (an id is ignored) */
-        FenceInCreate: components["schemas"]["FenceIn"];
+        };
         /** FenceOut */
         FenceOut: {
             /**
@@ -3675,16 +3490,68 @@ export interface components {
          * @description Paging, sorting and filters of vehicles (as in the query, e.g. carNo_like), merged over the query.
          */
         FiltersIn: {
-            /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
-            ascs?: string;
-            /** @description page number, from 1 */
-            current?: number;
-            /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
-            descs?: string;
-            /** @description rows per page (at most 1000 are given) */
-            size?: number;
-        } & {
             [key: string]: unknown;
+        };
+        /**
+         * FixIn
+         * @description One sample. Only ``time``, ``lat`` and ``lon`` are required.
+         */
+        FixIn: {
+            /**
+             * Alarm
+             * @default 0
+             */
+            alarm: number;
+            /**
+             * Altitude
+             * @default 0
+             */
+            altitude: number;
+            battery?: components["schemas"]["BatteryIn"] | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /**
+             * Faultcodes
+             * @default []
+             */
+            faultCodes: string[];
+            /** Forkheightmm */
+            forkHeightMm?: number | null;
+            /** Impactdirection */
+            impactDirection?: number | null;
+            /** Impactg */
+            impactG?: number | null;
+            /** Lat */
+            lat: number;
+            /** Lifting */
+            lifting?: boolean | null;
+            /** Loadkg */
+            loadKg?: number | null;
+            /** Locklevel */
+            lockLevel?: number | null;
+            /** Lon */
+            lon: number;
+            /** Mileagekm */
+            mileageKm?: number | null;
+            /** Seatbelt */
+            seatBelt?: boolean | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /**
+             * Status
+             * @default 3
+             */
+            status: number;
+            /** Time */
+            time: number | string;
         };
         /** FuncSetIn */
         FuncSetIn: {
@@ -3733,25 +3600,7 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } & (({
-            carIds: unknown;
-        } | {
-            carId: string;
-        }) & ({
-            fenceSetting: number;
-        } | {
-            authorizationStatus: number;
-        } | {
-            spotCheckSet: number;
-        } | {
-            slotCardSet: number;
-        } | {
-            carNetworkingSet: number;
-        } | {
-            seatBeltDetectionFunction: number;
-        } | {
-            dmsFunction: number;
-        }));
+        };
         /** GrantIn */
         GrantIn: {
             /** Apiscopeids */
@@ -3854,67 +3703,6 @@ export interface components {
             updated: number;
         };
         /**
-         * IngestFix
-         * @description A fix as this call documents it: ``time`` (epoch milliseconds or ISO 8601) within what ``FixIn`` takes.
-         */
-        IngestFix: {
-            /**
-             * Alarm
-             * @default 0
-             */
-            alarm: number;
-            /**
-             * Altitude
-             * @default 0
-             */
-            altitude: number;
-            battery?: components["schemas"]["BatteryIn"] | null;
-            /**
-             * Direction
-             * @default 0
-             */
-            direction: number;
-            /**
-             * Faultcodes
-             * @default []
-             */
-            faultCodes: string[];
-            /** Forkheightmm */
-            forkHeightMm?: number | null;
-            /** Impactdirection */
-            impactDirection?: number | null;
-            /** Impactg */
-            impactG?: number | null;
-            /** Lat */
-            lat: number;
-            /** Lifting */
-            lifting?: boolean | null;
-            /** Loadkg */
-            loadKg?: number | null;
-            /** Locklevel */
-            lockLevel?: number | null;
-            /** Lon */
-            lon: number;
-            /** Mileagekm */
-            mileageKm?: number | null;
-            /** Seatbelt */
-            seatBelt?: boolean | null;
-            /**
-             * Speed
-             * @default 0
-             */
-            speed: number;
-            /** Speedlimitkmh */
-            speedLimitKmh?: number | null;
-            /**
-             * Status
-             * @default 3
-             */
-            status: number;
-            /** Time */
-            time: number | string;
-        };
-        /**
          * IngestIn
          * @description One report or a list of them (a JSON object or an array).
          */
@@ -3929,7 +3717,7 @@ export interface components {
             /** Device */
             device: string;
             /** Fixes */
-            fixes: components["schemas"]["IngestFix"][];
+            fixes: components["schemas"]["FixIn"][];
         };
         /** IngestResult */
         IngestResult: {
@@ -4136,71 +3924,23 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
-        /** MenuIn */
-        MenuIn: {
-            /**
-             * Action
-             * @default 0
-             */
-            action: number;
+        /** MenuInSubmit */
+        MenuInSubmit: {
+            /** Action */
+            action?: number | null;
             /** Alias */
-            alias: string;
-            /**
-             * Category
-             * @default 1
-             */
-            category: number;
+            alias?: string | null;
+            /** Category */
+            category?: number | null;
             /** Code */
-            code: string;
+            code?: string | null;
             /** Id */
             id?: string | null;
-            /**
-             * Isopen
-             * @default 1
-             */
-            isOpen: number;
-            /** Name */
-            name: string;
-            /**
-             * Parentid
-             * @default 0
-             */
-            parentId: string | null;
-            /** Path */
-            path?: string | null;
-            /** Remark */
-            remark?: string | null;
-            /** Sort */
-            sort: number;
-            /** Source */
-            source?: string | null;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        MenuInSubmit: components["schemas"]["MenuIn"] | components["schemas"]["MenuInUpdate"];
-        /** MenuInUpdate */
-        MenuInUpdate: {
-            /** Action */
-            action?: number;
-            /** Alias */
-            alias?: string;
-            /** Category */
-            category?: number;
-            /** Code */
-            code?: string;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
             /** Isopen */
-            isOpen?: number;
+            isOpen?: number | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Parentid */
             parentId?: string | null;
             /** Path */
@@ -4208,7 +3948,7 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number;
+            sort?: number | null;
             /** Source */
             source?: string | null;
         };
@@ -4317,10 +4057,6 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
         /** Page[ClientOut] */
         Page_ClientOut_: {
@@ -4517,34 +4253,16 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** ParamIn */
-        ParamIn: {
+        /** ParamInSubmit */
+        ParamInSubmit: {
             /** Id */
             id?: string | null;
             /** Paramkey */
-            paramKey: string;
+            paramKey?: string | null;
             /** Paramname */
-            paramName: string;
+            paramName?: string | null;
             /** Paramvalue */
-            paramValue: string;
-            /** Remark */
-            remark?: string | null;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        ParamInSubmit: components["schemas"]["ParamIn"] | components["schemas"]["ParamInUpdate"];
-        /** ParamInUpdate */
-        ParamInUpdate: {
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Paramkey */
-            paramKey?: string;
-            /** Paramname */
-            paramName?: string;
-            /** Paramvalue */
-            paramValue?: string;
+            paramValue?: string | null;
             /** Remark */
             remark?: string | null;
         };
@@ -4573,40 +4291,20 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
-        /** PostIn */
-        PostIn: {
+        /** PostInSubmit */
+        PostInSubmit: {
             /** Category */
             category?: number | null;
             /** Id */
             id?: string | null;
             /** Postcode */
-            postCode: string;
+            postCode?: string | null;
             /** Postname */
-            postName: string;
+            postName?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort: number;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        PostInSubmit: components["schemas"]["PostIn"] | components["schemas"]["PostInUpdate"];
-        /** PostInUpdate */
-        PostInUpdate: {
-            /** Category */
-            category?: number | null;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Postcode */
-            postCode?: string;
-            /** Postname */
-            postName?: string;
-            /** Remark */
-            remark?: string | null;
-            /** Sort */
-            sort?: number;
+            sort?: number | null;
         };
         /** PostOut */
         PostOut: {
@@ -5877,10 +5575,6 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
         /** ReplaceIn */
         ReplaceIn: {
@@ -5897,39 +5591,18 @@ export interface components {
              */
             userIds: string;
         };
-        /** RoleIn */
-        RoleIn: {
+        /** RoleInSubmit */
+        RoleInSubmit: {
             /** Id */
             id?: string | null;
-            /**
-             * Parentid
-             * @default 0
-             */
-            parentId: string | null;
-            /** Rolealias */
-            roleAlias: string;
-            /** Rolename */
-            roleName: string;
-            /** Sort */
-            sort: number;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        RoleInSubmit: components["schemas"]["RoleIn"] | components["schemas"]["RoleInUpdate"];
-        /** RoleInUpdate */
-        RoleInUpdate: {
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
             /** Parentid */
             parentId?: string | null;
             /** Rolealias */
-            roleAlias?: string;
+            roleAlias?: string | null;
             /** Rolename */
-            roleName?: string;
+            roleName?: string | null;
             /** Sort */
-            sort?: number;
+            sort?: number | null;
         };
         /** RoleOut */
         RoleOut: {
@@ -5982,8 +5655,8 @@ export interface components {
             /** Row */
             row: number;
         };
-        /** ScopeApiIn */
-        ScopeApiIn: {
+        /** ScopeApiInSubmit */
+        ScopeApiInSubmit: {
             /** Id */
             id?: string | null;
             /** Menuid */
@@ -5991,38 +5664,13 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Resourcecode */
-            resourceCode: string;
+            resourceCode?: string | null;
             /** Scopename */
-            scopeName: string;
-            /** Scopepath */
-            scopePath?: string | null;
-            /**
-             * Scopetype
-             * @default 1
-             */
-            scopeType: number;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        ScopeApiInSubmit: components["schemas"]["ScopeApiIn"] | components["schemas"]["ScopeApiInUpdate"];
-        /** ScopeApiInUpdate */
-        ScopeApiInUpdate: {
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Menuid */
-            menuId?: string | null;
-            /** Remark */
-            remark?: string | null;
-            /** Resourcecode */
-            resourceCode?: string;
-            /** Scopename */
-            scopeName?: string;
+            scopeName?: string | null;
             /** Scopepath */
             scopePath?: string | null;
             /** Scopetype */
-            scopeType?: number;
+            scopeType?: number | null;
         };
         /** ScopeApiOut */
         ScopeApiOut: {
@@ -6056,8 +5704,8 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
-        /** ScopeDataIn */
-        ScopeDataIn: {
+        /** ScopeDataInSubmit */
+        ScopeDataInSubmit: {
             /** Id */
             id?: string | null;
             /** Menuid */
@@ -6065,44 +5713,7 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Resourcecode */
-            resourceCode: string;
-            /** Scopeclass */
-            scopeClass?: string | null;
-            /**
-             * Scopecolumn
-             * @default create_dept
-             */
-            scopeColumn: string | null;
-            /**
-             * Scopefield
-             * @default *
-             */
-            scopeField: string | null;
-            /** Scopename */
-            scopeName: string;
-            /**
-             * Scopetype
-             * @default 1
-             */
-            scopeType: number;
-            /** Scopevalue */
-            scopeValue?: string | null;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        ScopeDataInSubmit: components["schemas"]["ScopeDataIn"] | components["schemas"]["ScopeDataInUpdate"];
-        /** ScopeDataInUpdate */
-        ScopeDataInUpdate: {
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Menuid */
-            menuId?: string | null;
-            /** Remark */
-            remark?: string | null;
-            /** Resourcecode */
-            resourceCode?: string;
+            resourceCode?: string | null;
             /** Scopeclass */
             scopeClass?: string | null;
             /** Scopecolumn */
@@ -6110,9 +5721,9 @@ export interface components {
             /** Scopefield */
             scopeField?: string | null;
             /** Scopename */
-            scopeName?: string;
+            scopeName?: string | null;
             /** Scopetype */
-            scopeType?: number;
+            scopeType?: number | null;
             /** Scopevalue */
             scopeValue?: string | null;
         };
@@ -6169,9 +5780,8 @@ export interface components {
             /**
              * Name
              * @description the command type, see the summary
-             * @enum {string}
              */
-            name: "terminal_control" | "vehicle_control" | "text" | "query_location" | "confirm_alarm" | "set_rectangle_areas" | "delete_rectangle_areas" | "query_params" | "query_attributes";
+            name: string;
             /** Payload */
             payload?: {
                 [key: string]: unknown;
@@ -6182,10 +5792,6 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
         /** SpeedCalibrationIn */
         SpeedCalibrationIn: {
@@ -6204,10 +5810,6 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
         /** StatusCount */
         StatusCount: {
@@ -6235,13 +5837,10 @@ export interface components {
             /** Tenantname */
             tenantName: string;
         };
-        /** TenantIn */
-        TenantIn: {
-            /**
-             * Accountnumber
-             * @default -1
-             */
-            accountNumber: number;
+        /** TenantInSubmit */
+        TenantInSubmit: {
+            /** Accountnumber */
+            accountNumber?: number | null;
             /** Address */
             address?: string | null;
             /** Backgroundurl */
@@ -6258,47 +5857,12 @@ export interface components {
             linkman?: string | null;
             /** Packageid */
             packageId?: string | null;
-            /**
-             * Retentionmonths
-             * @default 12
-             */
-            retentionMonths: number;
-            /** Tenantid */
-            tenantId?: string | null;
-            /** Tenantname */
-            tenantName: string;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        TenantInSubmit: components["schemas"]["TenantIn"] | components["schemas"]["TenantInUpdate"];
-        /** TenantInUpdate */
-        TenantInUpdate: {
-            /** Accountnumber */
-            accountNumber?: number;
-            /** Address */
-            address?: string | null;
-            /** Backgroundurl */
-            backgroundUrl?: string | null;
-            /** Contactnumber */
-            contactNumber?: string | null;
-            /** Domain */
-            domain?: string | null;
-            /** Expiretime */
-            expireTime?: string | null;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Linkman */
-            linkman?: string | null;
-            /** Packageid */
-            packageId?: string | null;
             /** Retentionmonths */
-            retentionMonths?: number;
+            retentionMonths?: number | null;
             /** Tenantid */
             tenantId?: string | null;
             /** Tenantname */
-            tenantName?: string;
+            tenantName?: string | null;
         };
         /** TenantInfo */
         TenantInfo: {
@@ -6363,34 +5927,16 @@ export interface components {
             /** Topmenuids */
             topMenuIds: string[];
         };
-        /** TopMenuIn */
-        TopMenuIn: {
+        /** TopMenuInSubmit */
+        TopMenuInSubmit: {
             /** Code */
-            code: string;
+            code?: string | null;
             /** Id */
             id?: string | null;
             /** Name */
-            name: string;
+            name?: string | null;
             /** Sort */
-            sort: number;
-            /** Source */
-            source?: string | null;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        TopMenuInSubmit: components["schemas"]["TopMenuIn"] | components["schemas"]["TopMenuInUpdate"];
-        /** TopMenuInUpdate */
-        TopMenuInUpdate: {
-            /** Code */
-            code?: string;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Name */
-            name?: string;
-            /** Sort */
-            sort?: number;
+            sort?: number | null;
             /** Source */
             source?: string | null;
         };
@@ -6502,98 +6048,38 @@ export interface components {
             /** Value */
             value: string;
         };
-        /** UserIn */
-        UserIn: {
+        /** UserInSubmit */
+        UserInSubmit: {
             /** Account */
-            account: string;
+            account?: string | null;
             /** Avatar */
             avatar?: string | null;
             /** Birthday */
             birthday?: string | null;
             /** Code */
             code?: string | null;
-            /**
-             * Deptid
-             * @example 1,2
-             */
-            deptId: string;
+            /** Deptid */
+            deptId?: string | null;
             /** Email */
             email?: string | null;
             /** Id */
             id?: string | null;
             /** Name */
-            name: string;
-            /** Password */
-            password: string;
-            /** Phone */
-            phone?: string | null;
-            /**
-             * Postid
-             * @default
-             * @example 1,2
-             */
-            postId: string;
-            /** Realname */
-            realName: string;
-            /**
-             * Roleid
-             * @example 1,2
-             */
-            roleId: string;
-            /** Sex */
-            sex?: number | null;
-            /**
-             * Usertype
-             * @default 1
-             */
-            userType: number;
-        };
-        /** @description without id: a new row, its required fields given; with id: the fields to change */
-        UserInSubmit: components["schemas"]["UserIn"] | components["schemas"]["UserInUpdate"];
-        /** UserInUpdate */
-        UserInUpdate: {
-            /** Account */
-            account?: string;
-            /** Avatar */
-            avatar?: string | null;
-            /** Birthday */
-            birthday?: string | null;
-            /** Code */
-            code?: string | null;
-            /**
-             * Deptid
-             * @example 1,2
-             */
-            deptId?: string;
-            /** Email */
-            email?: string | null;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Name */
-            name?: string;
+            name?: string | null;
             /** Password */
             password?: string | null;
             /** Phone */
             phone?: string | null;
-            /**
-             * Postid
-             * @example 1,2
-             */
-            postId?: string;
+            /** Postid */
+            postId?: string | null;
             /** Realname */
-            realName?: string;
-            /**
-             * Roleid
-             * @example 1,2
-             */
-            roleId?: string;
+            realName?: string | null;
+            /** Roleid */
+            roleId?: string | null;
             /** Sex */
             sex?: number | null;
             /** Usertype */
-            userType?: number;
+            userType?: number | null;
         };
         /** UserInfo */
         UserInfo: {
@@ -6701,8 +6187,8 @@ export interface components {
             /** Error Type */
             type: string;
         };
-        /** VehicleIn */
-        VehicleIn: {
+        /** VehicleInSubmit */
+        VehicleInSubmit: {
             /** Batterybrand */
             batteryBrand?: string | null;
             /** Batterynumber */
@@ -6712,17 +6198,11 @@ export interface components {
             /** Brand */
             brand?: string | null;
             /** Carno */
-            carNo: string;
-            /**
-             * Carstatus
-             * @default 0
-             */
-            carStatus: number;
-            /**
-             * Cartype
-             * @default 3
-             */
-            carType: number;
+            carNo?: string | null;
+            /** Carstatus */
+            carStatus?: number | null;
+            /** Cartype */
+            carType?: number | null;
             /** Collisionthresholdg */
             collisionThresholdG?: number | null;
             /** Devicenumber */
@@ -6766,8 +6246,6 @@ export interface components {
             /** Zjh */
             zjh?: string | null;
         };
-        /** @description the new row (an id is ignored) */
-        VehicleInCreate: components["schemas"]["VehicleIn"];
         /** VehicleOut */
         VehicleOut: {
             /** Batterybrand */
@@ -6934,17 +6412,7 @@ export interface components {
              * @default 5
              */
             wait: number;
-        } & (({
-            carIds: unknown;
-        } | {
-            carId: string;
-        }) & ({
-            package?: null | string;
-            url: string;
-        } | {
-            package: string;
-            url?: null | string;
-        }));
+        };
         /** VisitIn */
         VisitIn: {
             /** Menuid */
@@ -6967,10 +6435,6 @@ export interface components {
              * @description correction factor 0.5-2.0 (1.0 = none), 0.001 steps
              */
             weightCalibration: number;
-        } | {
-            carIds: unknown;
-        } | {
-            carId: string;
         };
         /** DictBizOutNode */
         liftdesk__core__crud__DictBizOutNode__1: {
@@ -7112,58 +6576,6 @@ export interface components {
             /** Sort */
             sort: number;
         };
-        /** FenceInUpdate */
-        liftdesk__core__crud__FenceInUpdate__1: {
-            /**
-             * Alarmmode
-             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
-             */
-            alarmMode?: number;
-            /** Carids */
-            carIds?: string[] | null;
-            /** Centerlat */
-            centerLat?: number | null;
-            /** Centerlon */
-            centerLon?: number | null;
-            /**
-             * Enablestatus
-             * @description 1 enabled, 0 disabled
-             */
-            enableStatus?: number;
-            /**
-             * Fencetype
-             * @description 1 circle, 2 polygon
-             */
-            fenceType?: number;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Mechanismid */
-            mechanismId?: string | null;
-            /** Name */
-            name?: string;
-            /**
-             * Points
-             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
-             */
-            points?: number[][] | null;
-            /**
-             * Radius
-             * @description metres, 10–100000 (circle)
-             */
-            radius?: number | null;
-            /** Remark */
-            remark?: string | null;
-            /**
-             * Speedlimit
-             * @description km/h, modes 4 and 5
-             */
-            speedLimit?: number | null;
-        };
-        /** @description id and the fields to change */
-        liftdesk__core__crud__FenceInUpdate__2: components["schemas"]["liftdesk__core__crud__FenceInUpdate__1"];
         /** MenuOutNode */
         liftdesk__core__crud__MenuOutNode__1: {
             /**
@@ -7272,70 +6684,6 @@ export interface components {
             /** Source */
             source?: string | null;
         };
-        /** VehicleInUpdate */
-        liftdesk__core__crud__VehicleInUpdate__1: {
-            /** Batterybrand */
-            batteryBrand?: string | null;
-            /** Batterynumber */
-            batteryNumber?: string | null;
-            /** Batterytype */
-            batteryType?: string | null;
-            /** Brand */
-            brand?: string | null;
-            /** Carno */
-            carNo?: string;
-            /** Carstatus */
-            carStatus?: number;
-            /** Cartype */
-            carType?: number;
-            /** Collisionthresholdg */
-            collisionThresholdG?: number | null;
-            /** Devicenumber */
-            deviceNumber?: string | null;
-            /** Emissiontype */
-            emissionType?: string | null;
-            /** Enginebrand */
-            engineBrand?: string | null;
-            /** Enginenumber */
-            engineNumber?: string | null;
-            /** Environmentalcode */
-            environmentalCode?: string | null;
-            /** Factorydate */
-            factoryDate?: string | null;
-            /** Framenumber */
-            frameNumber?: string | null;
-            /**
-             * Id
-             * @description the row to update
-             */
-            id: string;
-            /** Licenseplate */
-            licensePlate?: string | null;
-            /** Mechanismid */
-            mechanismId?: string | null;
-            /** Modelnumber */
-            modelNumber?: string | null;
-            /** Overloadthresholdkg */
-            overloadThresholdKg?: number | null;
-            /** Ratedloadkg */
-            ratedLoadKg?: number | null;
-            /** Registerdate */
-            registerDate?: string | null;
-            /** Registrant */
-            registrant?: string | null;
-            /** Simnumber */
-            simNumber?: string | null;
-            /** Speedlimitkmh */
-            speedLimitKmh?: number | null;
-            /** Videodevice */
-            videoDevice?: string | null;
-            /** Warrantyexpiry */
-            warrantyExpiry?: string | null;
-            /** Zjh */
-            zjh?: string | null;
-        };
-        /** @description id and the fields to change */
-        liftdesk__core__crud__VehicleInUpdate__2: components["schemas"]["liftdesk__core__crud__VehicleInUpdate__1"];
         /** R[list[DictBizOutNode]] */
         liftdesk__core__envelope__R_list_DictBizOutNode____1: {
             /**
@@ -7569,22 +6917,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    /**
-                     * @default password
-                     * @enum {string}
-                     */
-                    grant_type?: "password";
-                    /** @description md5 hex of the password */
-                    password: string;
-                    /** @description default 000000 */
-                    tenantId?: string;
-                    username: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
             200: {
@@ -7619,9 +6952,8 @@ export interface operations {
     };
     "datasource-datasource_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -7638,6 +6970,15 @@ export interface operations {
                     "application/json": components["schemas"]["R_DatasourceOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "datasource-datasource_list": {
@@ -7647,9 +6988,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7680,9 +7019,8 @@ export interface operations {
     };
     "datasource-datasource_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -7777,9 +7115,8 @@ export interface operations {
     };
     "fence-fence_V2_getCarElectronicsInfo": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -7794,6 +7131,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_FenceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -7832,9 +7178,8 @@ export interface operations {
     };
     "carInfo-vehicle_deleteCarInfoById": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -7940,9 +7285,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7977,11 +7320,10 @@ export interface operations {
     };
     "carInfo-vehicle_getCarInfo": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                carId: string;
-                /** @description the row's id (same as carId, which it replaces when given) */
+            query?: {
                 id?: string;
+                /** @description the id (same as id) */
+                carId?: string;
             };
             header?: never;
             path?: never;
@@ -7996,6 +7338,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -8109,7 +7460,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VehicleInCreate"];
+                "application/json": components["schemas"]["VehicleInSubmit"];
             };
         };
         responses: {
@@ -8140,9 +7491,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8180,7 +7529,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["liftdesk__core__crud__VehicleInUpdate__2"];
+                "application/json": components["schemas"]["VehicleInSubmit"];
             };
         };
         responses: {
@@ -8213,7 +7562,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FenceInCreate"];
+                "application/json": components["schemas"]["FenceInSubmit"];
             };
         };
         responses: {
@@ -8239,9 +7588,8 @@ export interface operations {
     };
     "fence-fence_v2_deleteElectronicsByIds": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -8276,9 +7624,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8287,18 +7633,9 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": ({
-                    /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
-                    ascs?: string;
-                    /** @description page number, from 1 */
-                    current?: number;
-                    /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
-                    descs?: string;
-                    /** @description rows per page (at most 1000 are given) */
-                    size?: number;
-                } & {
+                "application/json": {
                     [key: string]: unknown;
-                }) | null;
+                } | null;
             };
         };
         responses: {
@@ -8331,7 +7668,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["liftdesk__core__crud__FenceInUpdate__2"];
+                "application/json": components["schemas"]["FenceInSubmit"];
             };
         };
         responses: {
@@ -8395,9 +7732,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["FuncSetIn"];
+                "application/json": components["schemas"]["FuncSetIn"] | null;
             };
         };
         responses: {
@@ -8745,9 +8082,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["CarsIn"];
+                "application/json": components["schemas"]["CarsIn"] | null;
             };
         };
         responses: {
@@ -8778,9 +8115,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["CarsIn"];
+                "application/json": components["schemas"]["CarsIn"] | null;
             };
         };
         responses: {
@@ -8811,9 +8148,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["CarsIn"];
+                "application/json": components["schemas"]["CarsIn"] | null;
             };
         };
         responses: {
@@ -8905,9 +8242,8 @@ export interface operations {
     };
     "api_scope-api_scope_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -8924,6 +8260,15 @@ export interface operations {
                     "application/json": components["schemas"]["R_ScopeApiOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "api_scope-api_scope_list": {
@@ -8933,9 +8278,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8966,9 +8309,8 @@ export interface operations {
     };
     "api_scope-api_scope_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -9031,9 +8373,8 @@ export interface operations {
     };
     "client-client_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -9050,6 +8391,15 @@ export interface operations {
                     "application/json": components["schemas"]["R_ClientOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "client-client_list": {
@@ -9059,9 +8409,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9092,9 +8440,8 @@ export interface operations {
     };
     "client-client_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -9157,9 +8504,8 @@ export interface operations {
     };
     "data_scope-data_scope_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -9176,6 +8522,15 @@ export interface operations {
                     "application/json": components["schemas"]["R_ScopeDataOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "data_scope-data_scope_list": {
@@ -9185,9 +8540,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9218,9 +8571,8 @@ export interface operations {
     };
     "data_scope-data_scope_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -9283,9 +8635,8 @@ export interface operations {
     };
     "dept-dept_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -9302,12 +8653,20 @@ export interface operations {
                     "application/json": components["schemas"]["R_DeptOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "dept-dept_lazy_tree": {
         parameters: {
             query?: {
-                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -9358,9 +8717,8 @@ export interface operations {
     };
     "dept-dept_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -9463,9 +8821,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_child_list": {
         parameters: {
-            query: {
+            query?: {
                 /** @description the dictionary root */
-                parentId: string;
+                parentId?: string | null;
             };
             header?: never;
             path?: never;
@@ -9495,9 +8853,8 @@ export interface operations {
     };
     "dict_biz-dict_biz_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -9512,6 +8869,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_DictBizOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -9575,9 +8941,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9608,9 +8972,8 @@ export interface operations {
     };
     "dict_biz-dict_biz_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -9693,9 +9056,9 @@ export interface operations {
     };
     "dict-dict_child_list": {
         parameters: {
-            query: {
+            query?: {
                 /** @description the dictionary root */
-                parentId: string;
+                parentId?: string | null;
             };
             header?: never;
             path?: never;
@@ -9725,9 +9088,8 @@ export interface operations {
     };
     "dict-dict_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -9742,6 +9104,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_DictOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -9805,9 +9176,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9838,9 +9207,8 @@ export interface operations {
     };
     "dict-dict_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -9943,9 +9311,8 @@ export interface operations {
     };
     "menu-menu_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -9960,6 +9327,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_MenuOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -10007,7 +9383,6 @@ export interface operations {
     "menu-menu_lazy_list": {
         parameters: {
             query?: {
-                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -10039,7 +9414,7 @@ export interface operations {
     "menu-menu_lazy_menu_list": {
         parameters: {
             query?: {
-                /** @description the parent menu (0 or empty: the roots) */
+                /** @description the parent menu (an invalid id: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -10071,7 +9446,6 @@ export interface operations {
     "menu-menu_lazy_tree": {
         parameters: {
             query?: {
-                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -10142,9 +9516,8 @@ export interface operations {
     };
     "menu-menu_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -10174,9 +9547,9 @@ export interface operations {
     };
     "role-role_role_tree_keys": {
         parameters: {
-            query: {
+            query?: {
                 /** @description comma-separated role ids */
-                roleIds: string;
+                roleIds?: string;
             };
             header?: never;
             path?: never;
@@ -10291,9 +9664,9 @@ export interface operations {
     };
     "topmenu-topmenu_top_tree_keys": {
         parameters: {
-            query: {
+            query?: {
                 /** @description comma-separated top menu ids */
-                topMenuIds: string;
+                topMenuIds?: string;
             };
             header?: never;
             path?: never;
@@ -10376,9 +9749,8 @@ export interface operations {
     };
     "param-param_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -10395,6 +9767,15 @@ export interface operations {
                     "application/json": components["schemas"]["R_ParamOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "param-param_list": {
@@ -10404,9 +9785,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10437,9 +9816,8 @@ export interface operations {
     };
     "param-param_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -10502,9 +9880,8 @@ export interface operations {
     };
     "post-post_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -10521,6 +9898,15 @@ export interface operations {
                     "application/json": components["schemas"]["R_PostOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "post-post_list": {
@@ -10530,9 +9916,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10568,9 +9952,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10601,9 +9983,8 @@ export interface operations {
     };
     "post-post_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -10686,9 +10067,8 @@ export interface operations {
     };
     "role-role_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -10703,6 +10083,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_RoleOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -10743,7 +10132,6 @@ export interface operations {
     "role-role_lazy_tree": {
         parameters: {
             query?: {
-                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -10794,9 +10182,8 @@ export interface operations {
     };
     "role-role_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -10919,11 +10306,9 @@ export interface operations {
     };
     "tenant-tenant_tenant_datasource": {
         parameters: {
-            query: {
-                /** @description the tenant */
-                tenantId: string;
-                /** @description the data source (of a list, the first) */
-                datasourceId: string;
+            query?: {
+                tenantId?: string;
+                datasourceId?: string;
             };
             header?: never;
             path?: never;
@@ -10953,9 +10338,8 @@ export interface operations {
     };
     "tenant-tenant_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -10970,6 +10354,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_TenantOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -11012,9 +10405,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -11045,9 +10436,8 @@ export interface operations {
     };
     "tenant-tenant_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -11097,9 +10487,9 @@ export interface operations {
     };
     "tenant-tenant_tenant_setting": {
         parameters: {
-            query: {
+            query?: {
                 /** @description comma-separated tenant row ids */
-                ids: string;
+                ids?: string;
                 /** @description accounts the tenant may have (-1: no limit) */
                 accountNumber?: number;
                 /** @description end of the tenant's licence (none: never) */
@@ -11166,9 +10556,8 @@ export interface operations {
     };
     "topmenu-topmenu_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -11183,6 +10572,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_TopMenuOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -11227,9 +10625,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -11260,9 +10656,8 @@ export interface operations {
     };
     "topmenu-topmenu_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -11325,9 +10720,8 @@ export interface operations {
     };
     "user-user_detail": {
         parameters: {
-            query: {
-                /** @description the row's id */
-                id: string;
+            query?: {
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -11344,13 +10738,22 @@ export interface operations {
                     "application/json": components["schemas"]["R_UserOut_"];
                 };
             };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "auth-user_tenants_of_account": {
         parameters: {
-            query: {
+            query?: {
                 /** @description md5 hex of the caller's password */
-                password: string;
+                password?: string;
             };
             header?: never;
             path?: never;
@@ -11385,9 +10788,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -11423,9 +10824,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -11509,9 +10908,8 @@ export interface operations {
     };
     "user-user_remove": {
         parameters: {
-            query: {
-                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
-                ids: string;
+            query?: {
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -11579,9 +10977,9 @@ export interface operations {
     };
     "user-user_reset_password": {
         parameters: {
-            query: {
+            query?: {
                 /** @description comma-separated user ids */
-                userIds: string;
+                userIds?: string;
             };
             header?: never;
             path?: never;
@@ -11644,9 +11042,9 @@ export interface operations {
     };
     "user-user_unlock_users": {
         parameters: {
-            query: {
+            query?: {
                 /** @description comma-separated user ids */
-                userIds: string;
+                userIds?: string;
             };
             header?: never;
             path?: never;
@@ -11833,9 +11231,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -11937,9 +11333,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
                 /** @description the fence */
                 fenceId: string;
@@ -12010,9 +11404,7 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
-                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
-                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
                 /** @description the fence */
                 fenceId: string;
