@@ -55,6 +55,25 @@ ALLOWED: dict[str, dict[str, str]] = {
         )
     },
     "system/passwords.py": {name: MIGRATING for name in ("update_password", "accounts_in_tenants")},
+    "telemetry/commands/service.py": {
+        **{
+            name: "the command queue of the gateway (background work keyed by device number and command id, no "
+            "caller): the web layer resolves the vehicle or the command through its scope first"
+            for name in (
+                "CommandService._param_timeout",
+                "CommandService._recover",
+                "CommandService.dispatch_attached",
+                "CommandService.get",
+                "CommandService.last_param_value",
+                "CommandService.dispatch",
+                "CommandService._send",
+                "CommandService._requeue",
+                "CommandService.expire_pending",
+            )
+        },
+        "CommandService.cancel": "filtered by the caller's tenant by hand (Command.tenant_id), after the batch "
+        "layer read every selected command through the scope",
+    },
     "system/service.py": {
         "dict_labels": "system dictionary (blade_dict): a global table every signed-in user reads",
         "param_value": "system parameters (blade_param): a global table, read by services without a caller",

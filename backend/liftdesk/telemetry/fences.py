@@ -38,7 +38,7 @@ from liftdesk.fleet.models import Fence, FenceCar
 from liftdesk.telemetry.messages import Fix
 
 if TYPE_CHECKING:
-    from liftdesk.telemetry.pipeline import Batch, VehicleCtx
+    from liftdesk.telemetry.pipeline.context import Batch, VehicleCtx
 
 log = logging.getLogger("liftdesk.fences")
 

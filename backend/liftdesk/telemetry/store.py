@@ -31,7 +31,7 @@ from liftdesk.telemetry.messages import Fix
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 
 if TYPE_CHECKING:
-    from liftdesk.telemetry.pipeline import Batch, PositionRow, VehicleCtx
+    from liftdesk.telemetry.pipeline.context import Batch, PositionRow, VehicleCtx
 
 log = logging.getLogger("liftdesk.store")
 

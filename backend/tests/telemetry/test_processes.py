@@ -26,13 +26,14 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from test_gateway import terminal_number
 
 from liftdesk.app import Runtime, create_app
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.config import Settings
 from liftdesk.core.db import Database
+from liftdesk.system.models import Param
 from liftdesk.telemetry.codecs.jt808 import (
     GeneralReply,
     Jt808Version,
@@ -43,7 +44,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     SetParams,
     TerminalAttributes,
 )
-from liftdesk.telemetry.commands import CommandService
+from liftdesk.telemetry.commands import PARAM_REPLY_TIMEOUT, CommandService
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.models import Command
 from tests.conftest import BASIC, _migrate_and_seed, md5
@@ -180,8 +181,27 @@ class Terminal:
             return message
 
 
-async def test_a_command_created_in_the_api_process_is_sent_by_the_gateway_process(deployment: Deployment) -> None:
-    d = deployment
+@pytest.fixture
+async def patient(deployment: Deployment) -> AsyncIterator[Deployment]:
+    """``deployment`` whose processes wait longer for a terminal's answer than any wait of a test before sending a
+    command again (the platform reply timeout, read from blade_param when they start): on a busy machine a process
+    starting meanwhile can take longer than the default 10 s, and a re-send would count as a second attempt. The
+    parameter goes when the test ends (the database serves the whole run)."""
+    db = Database(url=deployment.url)
+    async with db.sessionmaker() as s:
+        s.add(Param(param_name="reply timeout", param_key=PARAM_REPLY_TIMEOUT, param_value=str(4 * WAIT)))
+        await s.commit()
+    try:
+        yield deployment
+    finally:
+        async with db.sessionmaker() as s:
+            await s.execute(delete(Param).where(Param.param_key == PARAM_REPLY_TIMEOUT))
+            await s.commit()
+        await db.dispose()
+
+
+async def test_a_command_created_in_the_api_process_is_sent_by_the_gateway_process(patient: Deployment) -> None:
+    d = patient
     gateway_port, api_port, api2_port = free_port(), free_port(), free_port()
     gateway = d.start("gateway", LIFTDESK_GATEWAY_PORT=str(gateway_port))
     api = d.start("api", "--no-migrate", LIFTDESK_PORT=str(api_port), LIFTDESK_GATEWAY_PORT="0")

@@ -1,0 +1,233 @@
+"""What a session does with the data a terminal sends: positions (0x0200, 0x0704), Liftdesk pass-through
+(0x0900), CAN data (0x0705), driver identity (0x0702) and attributes (0x0107) go to the pipeline, the terminal
+service or the command service; data is acknowledged only once stored, several data messages of a connection
+are in flight at once (bounded), and a terminal found to have no vehicle any more is refused and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Iterable
+from typing import Any
+
+from liftdesk.core.db import utcnow
+from liftdesk.telemetry.codecs.jt808 import (
+    CanData,
+    CardReadResult,
+    CardStatus,
+    DriverIdentity,
+    ForkliftStatus,
+    Header,
+    LiftdeskBatteryReport,
+    LiftdeskSnapshot,
+    Location,
+    PassThrough,
+    ReplyResult,
+    TerminalAttributes,
+)
+from liftdesk.telemetry.gateway.connection import PROTOCOL, Connection
+from liftdesk.telemetry.gateway.mapping import forklift_fields, location_to_fix, naive_utc, raw_items
+from liftdesk.telemetry.gateway.state import last_known, set_driver
+from liftdesk.telemetry.messages import CanFrame, Fix, Report, UnknownDevice
+from liftdesk.telemetry.terminals import Known, clean
+
+log = logging.getLogger("liftdesk.gateway")
+
+
+class SessionData(Connection):
+    """The data handlers of a :class:`~.session.Session` (its base class)."""
+
+    # ------------------------------------------------------------------ data
+
+    async def _spawn(self, work: Awaitable[None]) -> None:
+        """Run a data handler concurrently (bounded): the read loop keeps reading while the pipeline commits."""
+        await self._slots.acquire()
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._slots.release()
+        if not task.cancelled() and task.exception() is not None:
+            self.gateway.stats.handler_errors += 1
+            log.error("%s: data handler failed", self.name, exc_info=task.exception())
+
+    async def _drain(self) -> None:
+        """Wait for the data handlers in progress (their acknowledgements go out first)."""
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def _submit(self, reports: list[Report]) -> bool:
+        """Hand reports to the pipeline; True once committed. False when not stored: after a failure (no answer:
+        the terminal sends again), or when the terminal has no vehicle any more (:attr:`unknown` is then set: the
+        caller answers result 1, and the connection is closed)."""
+        try:
+            await self.gateway.pipeline.submit(reports)
+        except asyncio.CancelledError:
+            raise
+        except UnknownDevice:
+            self.gateway.stats.unknown_device += 1
+            log.warning("%s: the terminal has no vehicle any more; its data is refused", self.name)
+            self.unknown = True
+            return False
+        except Exception:
+            self.gateway.stats.submit_failures += 1
+            log.exception("%s: %d fixes not stored, not acknowledged", self.name, sum(len(r.fixes) for r in reports))
+            return False
+        self.gateway.stats.positions += sum(len(r.fixes) for r in reports)
+        return True
+
+    async def _submit_pending(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, []
+            await self._spawn(self._positions(pending))
+
+    async def _positions(self, pending: list[tuple[Header, tuple[Fix, ...], bool, tuple[int, ...]]]) -> None:
+        """Submit the positions of one read; once committed, acknowledge each message (all in one write)."""
+        assert self.device is not None
+        now = utcnow()
+        reports = [
+            Report(self.device, fixes, now, backfill=bf, source=PROTOCOL) for _, fixes, bf, _ in pending if fixes
+        ]
+        stored = not reports or await self._submit(reports)
+        if not stored and not self.unknown:
+            return
+        result = int(ReplyResult.SUCCESS if stored else ReplyResult.FAILURE)
+        replies = [
+            (serial, header.msg_id, result)
+            for header, _, _, serials in pending
+            for serial in serials or (header.serial,)
+        ]
+        with contextlib.suppress(ConnectionError, OSError):
+            await self._write(self._replies(replies, pending[-1][0]))
+            if stored:
+                self.gateway.stats.acknowledged += len(pending)
+        if not stored:
+            self._close_unknown()
+
+    def _close_unknown(self) -> None:
+        """The terminal has no vehicle any more: its refusals go out, then the connection closes."""
+        with contextlib.suppress(Exception):
+            self._flush()
+        self.close()
+
+    async def _stored(self, header: Header, reports: list[Report], serials: tuple[int, ...]) -> bool:
+        """Submit, then answer: result 0 once stored, result 1 (and close) when the terminal has no vehicle, none
+        when storing failed (the terminal sends again)."""
+        if await self._submit(reports):
+            await self._reply(header, serials=serials)
+            return True
+        if self.unknown:
+            await self._reply(header, ReplyResult.FAILURE, serials)
+            self._close_unknown()
+        return False
+
+    async def _unacknowledged(self, header: Header, locations: Iterable[Location]) -> None:
+        """A position that came as an answer (0x0500, 0x0201): stored, not acknowledged."""
+        assert self.device is not None
+        now = utcnow()
+        await self._submit([Report(self.device, tuple(location_to_fix(loc, now) for loc in locations), now)])
+        if self.unknown:
+            self._close_unknown()
+
+    async def _pass_through(self, header: Header, body: PassThrough, serials: tuple[int, ...]) -> None:
+        """Liftdesk battery report (0xF1) or status snapshot (0xF0): a fix at the last known position, or, before
+        any position is known, a fix marked invalid (status bit 1 clear) at 0, 0 whose battery and forklift values
+        the pipeline keeps on the vehicle's state without taking the place for a location. Acknowledged once stored.
+        Other pass-through types are acknowledged only (we do not know what they carry)."""
+        report = body.liftdesk
+        if report is None or self.known is None:
+            await self._reply(header, serials=serials)
+            return
+        now = utcnow()
+        last = await last_known(self.gateway.db, self.device or "", self.known.vehicle_id)
+        kw: dict[str, Any]
+        extra: dict[str, Any] = {"pass_through": int(body.kind)}
+        if isinstance(report, LiftdeskBatteryReport):
+            kw, more = forklift_fields(ForkliftStatus(battery=report.battery))
+        else:
+            assert isinstance(report, LiftdeskSnapshot)
+            kw, more = forklift_fields(report.status)
+            if report.unknown_items:
+                raw_items(report.unknown_items, more)
+        extra.update(more)
+        when = naive_utc(report.time) if report.time is not None else now
+        if last is None:
+            extra["position"] = "none"
+            fix = Fix(time=when, lat=0.0, lon=0.0, status=0, extra=extra, **kw)
+        else:
+            extra["position"] = "last known"
+            kw.setdefault("load_kg", last.load_kg)
+            fix = Fix(
+                time=when,
+                lat=last.lat,
+                lon=last.lon,
+                speed_kmh=last.speed_kmh,
+                direction=last.direction,
+                alarm=last.alarm,
+                status=last.status,
+                extra=extra,
+                **kw,
+            )
+        if await self._stored(header, [Report(self.device or "", (fix,), now, source=PROTOCOL)], serials):
+            self.gateway.stats.acknowledged += 1
+
+    async def _can(self, header: Header, body: CanData, serials: tuple[int, ...]) -> None:
+        """0x0705: the vehicle's latest value of each CAN id, acknowledged once stored."""
+        frames = tuple(CanFrame(i.can_id, i.data, i.channel, i.extended) for i in body.items)
+        await self._stored(header, [Report(self.device or "", (), self._read_at, source=PROTOCOL, can=frames)], serials)
+
+    async def _driver(self, header: Header, body: DriverIdentity) -> None:
+        assert self.known is not None and self.device is not None
+        if body.status == CardStatus.REMOVED:
+            name, card = None, None
+        elif body.read_result == CardReadResult.SUCCESS:
+            name, card = body.driver_name, body.certificate_no
+        else:
+            log.info("%s: IC card read failed (%s)", self.name, body.read_result)
+            await self._reply(header)
+            return
+        known = self.known
+        try:
+            await set_driver(
+                self.gateway.db, self.gateway.pipeline, self.device, known.tenant_id, known.vehicle_id, name, card
+            )
+        except UnknownDevice:
+            self.gateway.stats.unknown_device += 1
+            self.unknown = True
+            await self._reply(header, ReplyResult.FAILURE)
+            self._close_unknown()
+            return
+        await self._reply(header)
+
+    async def _attributes(self, body: TerminalAttributes) -> None:
+        assert self.device is not None
+        attributes = {
+            "terminalType": body.terminal_type,
+            "maker": body.maker_id,
+            "model": body.model,
+            "terminalId": body.terminal_id,
+            "iccid": body.iccid,
+            "hardwareVersion": body.hardware_version,
+            "firmwareVersion": body.firmware_version,
+            "gnssModules": body.gnss_modules,
+            "commModules": body.comm_modules,
+        }
+        await self.gateway.terminals.update_attributes(
+            self.device,
+            maker=body.maker_id,
+            model=body.model,
+            terminal_id=body.terminal_id,
+            iccid=body.iccid,
+            hardware_version=body.hardware_version,
+            firmware_version=body.firmware_version,
+        )
+        maker = clean(body.maker_id, 32)
+        if maker and self.known is not None and self.known.maker != maker:
+            # A terminal that never registered here told us its maker: its vendor items are read accordingly now.
+            self.known = Known(self.known.device_number, self.known.tenant_id, self.known.vehicle_id, maker)
+            self.liftdesk = self.gateway.extension_for(maker)
+        await self.gateway.commands.on_attributes(self.device, attributes)
