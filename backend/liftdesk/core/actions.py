@@ -22,7 +22,7 @@ Permissions: ``view`` (one of the resource's menus), ``add`` / ``edit`` / ``dele
 
 import inspect
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -32,6 +32,8 @@ from pydantic import BaseModel
 from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import ok, r_of
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import ID_PATTERN
+from liftdesk.core.schemas import DocumentedNotNull
 
 if TYPE_CHECKING:
     from liftdesk.core.registry import Resource
@@ -71,6 +73,9 @@ class Action:
     raw: bool = False
     #: The success message (an i18n key) when it is not the generic one (``password_changed``).
     message: str = ""
+    #: More of what the document says of the operation (OpenAPI, merged into it): what the models cannot say, such as
+    #: the names an uploaded file may have.
+    openapi: Mapping[str, Any] | None = None
 
     @property
     def name(self) -> str:
@@ -128,22 +133,26 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
         inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request),
     ]
     if action.path_id:
-        params.append(
-            inspect.Parameter(
-                "ident", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, Path(alias=action.path_id)]
-            )
-        )
+        path_id = Path(alias=action.path_id, json_schema_extra={"pattern": ID_PATTERN})
+        params.append(inspect.Parameter("ident", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, path_id]))
     if action.query is not None:
+        # Documented from the model's own JSON schema (``query_parameters``), which says what the call accepts.
+        hidden = Query(include_in_schema=False)
         params.append(
-            inspect.Parameter("query", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[action.query, Query()])
+            inspect.Parameter("query", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[action.query, hidden])
         )
     if action.body is not None:
         optional = _all_defaults(action.body)
+        body: Any = Annotated[action.body, Body()]
+        if optional:  # none (or null) is the model's defaults; the document may still require what they leave out
+            body = Annotated[
+                action.body | None, Body(), *([DocumentedNotNull()] if _body_required(action.body) else [])
+            ]
         params.append(
             inspect.Parameter(
                 "body",
                 inspect.Parameter.KEYWORD_ONLY,
-                annotation=Annotated[action.body | None if optional else action.body, Body()],
+                annotation=body,
                 default=None if optional else inspect.Parameter.empty,
             )
         )
@@ -184,12 +193,42 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
     return endpoint
 
 
+def query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
+    """The query parameters of a query model as the document states them: one per property of the model's JSON
+    schema, required as it says (``schemas.documented`` names fields required there that the model lets default:
+    the call refuses them missing with its own message)."""
+    schema = model.model_json_schema(by_alias=True)
+    required = set(schema.get("required", []))
+    out = []
+    for name, spec in schema.get("properties", {}).items():
+        param: dict[str, Any] = {"name": name, "in": "query", "required": name in required, "schema": spec}
+        if "description" in spec:
+            param["description"] = spec["description"]
+        out.append(param)
+    return out
+
+
+def _body_required(model: type[BaseModel]) -> bool:
+    """Does the document require a body (required fields, or rules across them)?"""
+    schema = model.model_json_schema(by_alias=True)
+    return bool(schema.get("required")) or any(k in schema for k in ("anyOf", "oneOf", "allOf"))
+
+
 def mount_actions(app: FastAPI, actions: list[Action]) -> None:
     for action in actions:
         action.check()
         extra: dict[str, Any] = {}
         if not action.raw:
             extra["response_model"] = r_of(action.answer)
+        documented: dict[str, Any] = {}
+        if action.query is not None:
+            documented["parameters"] = query_parameters(action.query)
+        if action.body is not None and _body_required(action.body):
+            documented["requestBody"] = {"required": True}  # a missing body is refused, by the call's own rule
+        if action.openapi:
+            documented.update(action.openapi)
+        if documented:
+            extra["openapi_extra"] = documented
         app.add_api_route(
             action.path,
             endpoint_of(action),

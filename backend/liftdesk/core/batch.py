@@ -11,13 +11,13 @@ runs, once, with all the rows (and the app's state, for the services a change ne
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import IdList, Schema
+from liftdesk.core.schemas import IdList, Schema, ids_documented
 
 if TYPE_CHECKING:
     from liftdesk.core.crud import Ctx
@@ -27,12 +27,16 @@ if TYPE_CHECKING:
 MAX_BATCH = 1_000
 
 
+#: The selected rows (``selected`` refuses none, and more than ``MAX_BATCH``).
+SelectedIds = Annotated[IdList, ids_documented(MAX_BATCH)]
+
+
 class IdsQuery(Schema):
-    ids: IdList = Field(description="the selected rows: 1,2,3")
+    ids: SelectedIds = Field(description="the selected rows: 1,2,3")
 
 
 class IdsBody(Schema):
-    ids: IdList = Field(description="the selected rows: [1, 2] or 1,2")
+    ids: SelectedIds = Field(description="the selected rows: [1, 2] or 1,2")
 
 
 Rule = Callable[[Any], bool]

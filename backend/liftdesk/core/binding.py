@@ -24,7 +24,7 @@ from sqlalchemy import delete, insert, select
 from liftdesk.core.db import Base, TenantMixin
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.paging import Page, PageIn, snake_to_camel
+from liftdesk.core.paging import Page, page_in, snake_to_camel
 from liftdesk.core.schemas import Id, Schema
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def declare_binding(
     others_field = _snake(b.others_param)
     listing = create_model(  # type: ignore[call-overload]
         f"{b.owner.name.title()}{b.other.name.title()}Listing",
-        __base__=PageIn,
+        __base__=page_in(b.other.name.title(), b.other.filterable),  # sorted by the other resource's columns
         **{owner_field: (Id, Field(description=f"the {b.owner.name}"))},
     )
     change = create_model(  # type: ignore[call-overload]

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from functools import cache
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, Field, GetJsonSchemaHandler, ValidationError, create_model
+from pydantic.fields import FieldInfo
+from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy import Select, and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -86,16 +89,63 @@ class Ctx:
             raise Forbidden(t("forbidden"), 403)
 
 
-def update_schema(schema: type[BaseModel]) -> type[BaseModel]:
-    """All fields optional (the ``submit`` body), each keeping its limits (length, range, pattern): required ones
-    are checked again when creating, and an update is validated as the whole row it makes (``submit``)."""
+SubmitMode = Literal["submit", "create", "update"]
+
+
+class DocumentedBody(Schema):
+    """A body model that validates leniently (the operation checks the rest itself) and is documented as the models
+    it names in ``__documented__``: what the operation accepts (one of them, if several)."""
+
+    __documented__: ClassVar[tuple[type[BaseModel], ...]] = ()
+    __documented_as__: ClassVar[str] = ""
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        if handler.mode != "validation" or not cls.__documented__:
+            return super().__get_pydantic_json_schema__(core_schema, handler)
+        generate = handler.generate_json_schema  # type: ignore[attr-defined]  # the generator itself: $refs
+        refs = [generate.generate_inner(model.__pydantic_core_schema__) for model in cls.__documented__]
+        documented: JsonSchemaValue = refs[0] if len(refs) == 1 else {"anyOf": refs}
+        if cls.__documented_as__:
+            documented = {**documented, "description": cls.__documented_as__}
+        return documented
+
+
+@cache
+def changes_schema(schema: type[BaseModel]) -> type[BaseModel]:
+    """What an update accepts, for the document: ``id`` required, every other field optional, each as the create
+    schema has it (type, null or not, limits). The stored row with the changes over it is validated as a whole
+    (``_validate_update``), so rules across fields hold too; the document cannot say those of the stored row."""
+    fields: dict[str, Any] = {"id": (Id, Field(description="the row to update"))}
+    for name, info in schema.model_fields.items():
+        if name != "id":
+            fields[name] = (info.annotation, FieldInfo.merge_field_infos(info, default=None))
+    return create_model(f"{schema.__name__}Update", __base__=Schema, **fields)
+
+
+def update_schema(schema: type[BaseModel], mode: SubmitMode = "submit") -> type[BaseModel]:
+    """The body of ``submit`` / ``create`` / ``update``: all fields optional, each keeping its limits (length, range,
+    pattern); required ones are checked again when creating, and an update is validated as the whole row it makes.
+    The document says what each accepts: ``create`` the create schema (``schema``, its required fields required),
+    ``update`` :func:`changes_schema` (``id`` required), ``submit`` either (no id: a creation)."""
     fields: dict[str, Any] = {"id": (Id | None, None)}
     for name, info in schema.model_fields.items():
         if name == "id":
             continue
         kept: Any = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
         fields[name] = (kept | None, Field(default=None, alias=info.alias))
-    return create_model(f"{schema.__name__}Submit", __base__=Schema, **fields)
+    model = create_model(f"{schema.__name__}{mode.title()}", __base__=DocumentedBody, **fields)
+    model.__documented__ = {
+        "create": (schema,),
+        "update": (changes_schema(schema),),
+        "submit": (schema, changes_schema(schema)),
+    }[mode]
+    model.__documented_as__ = {
+        "create": "the new row (an id is ignored)",
+        "update": "id and the fields to change",
+        "submit": "without id: a new row, its required fields given; with id: the fields to change",
+    }[mode]
+    return model
 
 
 def tree_schema(schema: type[Schema]) -> type[Schema]:

@@ -15,6 +15,32 @@ _WORKER = (int(os.environ.get("LIFTDESK_WORKER_ID", "0")) or (os.getpid() % 1024
 MAX_ID = 2**63 - 1
 
 
+def _at_most(limit: str) -> str:
+    """A regular expression of the ASCII digit strings of at most ``len(limit)`` characters whose value is at most
+    ``limit`` (leading zeros allowed, as ``int`` reads them)."""
+    parts = [f"[0-9]{{1,{len(limit) - 1}}}"]
+    for i, digit in enumerate(limit):
+        if digit == "0":
+            continue
+        rest = len(limit) - i - 1
+        below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+        parts.append(limit[:i] + below + (f"[0-9]{{{rest}}}" if rest else ""))
+    parts.append(limit)
+    return "(?:" + "|".join(parts) + ")"
+
+
+#: What :func:`id_of` reads as an id, as a regular expression (unanchored): 1 to 19 ASCII digits up to ``MAX_ID``.
+ID_RE = _at_most(str(MAX_ID))
+#: The JSON-schema pattern of one id.
+ID_PATTERN = f"^{ID_RE}$"
+
+
+def ids_pattern(most: int, *, empty: bool = False) -> str:
+    """The JSON-schema pattern of comma-separated ids (``1,2,3``): one to ``most`` of them, or none when ``empty``."""
+    listed = f"{ID_RE}(?:,{ID_RE}){{0,{most - 1}}}"
+    return f"^(?:{listed})?$" if empty else f"^{listed}$"
+
+
 def id_of(text: object) -> int | None:
     """A stored id written as text: ASCII digits only (``str.isdigit`` also accepts '²' and other Unicode digits,
     which ``int`` refuses) within 64 bits; None for anything else."""

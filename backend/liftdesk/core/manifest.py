@@ -9,15 +9,17 @@ columns show), so a field is declared once, here, in the resource's Pydantic sch
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from fastapi import FastAPI
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from liftdesk.core.actions import describe_permission
+from liftdesk.core.ids import ID_PATTERN, ID_RE
 from liftdesk.core.paging import snake_to_camel
 from liftdesk.core.registry import REGISTRY, Resource
+from liftdesk.core.schemas import trimmed_pattern
 
 EXTENSION = "x-liftdesk-resources"
 _LIMITS = ("maxLength", "minLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern")
@@ -30,16 +32,28 @@ def _type_of(spec: dict[str, Any]) -> tuple[str, bool]:
     nullable = "null" in types
     real = [o for o in options if o.get("type") != "null"]
     kind = real[0].get("type", "object") if real else "null"
-    if kind == "string" and real and real[0].get("pattern") == "^-?[0-9]+$":
+    if kind == "string" and real and real[0].get("pattern") == ID_PATTERN:
         kind = "id"
     if kind == "string" and real and "example" in real[0] and str(real[0]["example"]).count(":") == 2:
         kind = "datetime"
     return kind, nullable
 
 
+def _implied(kind: str, option: dict[str, Any]) -> bool:
+    """Is the option's pattern one the field's type implies (a time's format, a list of ids, whitespace not counting
+    toward the minimum length)? The web app checks those by the field's type: the manifest leaves them out."""
+    pattern = option.get("pattern")
+    if kind == "datetime" or (kind == "string" and str(pattern).startswith(f"^(?:{ID_RE}")):
+        return True
+    return "minLength" in option and pattern == trimmed_pattern(int(option["minLength"]))
+
+
 def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
     schema = res.schema_in.model_json_schema(by_alias=True)
-    required = set(schema.get("required", []))
+    # Required by the schema itself (what a form always needs), not by what the document adds for creating only.
+    fields = res.schema_in.model_fields
+    required = {info.alias or name for name, info in fields.items() if info.is_required()}
+    takes_none = {info.alias or name for name, info in fields.items() if type(None) in get_args(info.annotation)}
     out: dict[str, dict[str, Any]] = {}
     for name, spec in schema.get("properties", {}).items():
         if name == "id":
@@ -49,14 +63,14 @@ def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
         options = spec.get("anyOf") or [spec]
         for option in (spec, *options):
             for limit in _LIMITS:
-                if limit in option:
+                if limit in option and not (limit == "pattern" and _implied(kind, option)):
                     field[limit] = option[limit]
             for extra, key in (("x-dict", "dict"), ("x-dict-biz", "dictBiz")):
                 if extra in option:
                     field[key] = option[extra]
         if "default" in spec and spec["default"] is not None:
             field["default"] = spec["default"]
-        if nullable:
+        if nullable or name in takes_none:  # as the schema takes it (the document may ask more of a creation)
             field["nullable"] = True
         out[name] = field
     return out

@@ -11,9 +11,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 from sqlalchemy import ColumnElement, DateTime, Integer, Numeric, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.sqltypes import BigInteger, Boolean, Float, SmallInteger
@@ -204,9 +205,21 @@ def r_page_of(model: Any) -> Any:
     return R[Page[model]]
 
 
+def sort_pattern(columns: Iterable[str]) -> str:
+    """The JSON-schema pattern of ``ascs`` / ``descs`` over these (snake_case) columns: comma-separated column names,
+    each in snake_case or camelCase (:func:`order_clauses` reads both), or nothing."""
+    names = sorted({n for c in columns for n in (c, snake_to_camel(c)) if camel_to_snake(n) == c})
+    one = "(?:" + "|".join(re.escape(n) for n in names) + ")"
+    return f"^(?:{one}(?:,{one})*)?$"
+
+
+def sort_description(order: str) -> str:
+    return f"columns to sort {order} by, comma-separated (camelCase or snake_case)"
+
+
 class PageIn(Schema):
     """Paging and sorting of an action's list, in the query; its filters are the other query parameters
-    (``code_like`` ...), read from ``ctx.params``."""
+    (``code_like`` ...), read from ``ctx.params``. :func:`page_in` documents the columns one list sorts by."""
 
     current: int = Field(default=1, ge=1, le=10_000_000, description="page number, from 1")
     size: int = Field(default=10, ge=1, le=1_000_000, description="rows per page (at most 1000 are given)")
@@ -215,3 +228,20 @@ class PageIn(Schema):
 
     def page_query(self) -> PageQuery:
         return PageQuery(self.current, self.size, self.ascs, self.descs)
+
+
+def page_in(name: str, columns: Iterable[str]) -> type[PageIn]:
+    """:class:`PageIn` of a list of rows with these (snake_case) sortable columns: ``ascs`` / ``descs`` documented
+    as the names it accepts (checked by :func:`order_clauses`, whose refusal keeps its message)."""
+    return _page_in(name, frozenset(columns))
+
+
+@cache
+def _page_in(name: str, columns: frozenset[str]) -> type[PageIn]:
+    pattern = sort_pattern(columns)
+
+    def sort(order: str) -> Any:
+        described = sort_description(order)
+        return (str, Field(default="", max_length=200, description=described, json_schema_extra={"pattern": pattern}))
+
+    return create_model(f"{name}PageIn", __base__=PageIn, ascs=sort("ascending"), descs=sort("descending"))

@@ -123,6 +123,7 @@ class Resource:
         tag: str = "",
         raw: bool = False,
         message: str = "",
+        openapi: Mapping[str, Any] | None = None,
     ) -> Callable[[F], F]:
         """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
         absolute (``/api/...``) or relative to the resource's prefix."""
@@ -144,6 +145,7 @@ class Resource:
                     tag=tag,
                     raw=raw,
                     message=message,
+                    openapi=openapi,
                 )
             )
             return fn

@@ -9,21 +9,22 @@ from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, FastAPI, Query, Request
+from pydantic import WithJsonSchema
 
 from liftdesk.core import crud
 from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import R, ServiceError, ok, r_list_of, r_of
 from liftdesk.core.i18n import t
-from liftdesk.core.paging import PageQuery, r_page_of
+from liftdesk.core.ids import ID_PATTERN, ID_RE, ids_pattern
+from liftdesk.core.paging import MAX_PAGE, PageQuery, r_page_of, sort_description, sort_pattern
 from liftdesk.core.registry import REGISTRY, Resource
 from liftdesk.core.schemas import TreeNode
 
 Current = Annotated[int, Query(description="page number, from 1", ge=1, le=10_000_000)]
 Size = Annotated[int, Query(description="rows per page (at most 1000 are given)", ge=1, le=1_000_000)]
-FilterBody = Annotated[
-    dict[str, Any] | None,
-    Body(description="paging, sorting and filters (as in the query, e.g. name_like); merged over the query"),
-]
+#: The most ids one ``remove`` is documented to take (``crud.parse_ids`` reads up to 10,000; a pattern of more ids
+#: is beyond what schema validators compile).
+MAX_REMOVE = 1_000
 
 
 def page_query(current: Current = 1, size: Size = 10, ascs: str = "", descs: str = "") -> PageQuery:
@@ -101,12 +102,70 @@ def _route_name(res: Resource, path: str) -> str:
     return f"{res.name}_{re.sub(r'[^0-9A-Za-z_]', '_', path)}"
 
 
+def _query(name: str, schema: dict[str, Any], description: str, *, required: bool = False) -> dict[str, Any]:
+    """One query parameter as the document states it (the handler reads it from the request, and refuses what this
+    does not allow with the message it always gave)."""
+    return {"name": name, "in": "query", "required": required, "schema": schema, "description": description}
+
+
+def _id_parameters(res: Resource) -> list[dict[str, Any]]:
+    """``detail``: the row's id, by ``id`` or by the resource's own name for it (``getCarInfo?carId=``; ``id`` wins
+    when both are given)."""
+    one = {"type": "string", "pattern": ID_PATTERN}
+    if res.id_param == "id":
+        return [_query("id", one, "the row's id", required=True)]
+    return [
+        _query(res.id_param, one, "the row's id", required=True),
+        _query("id", one, f"the row's id (same as {res.id_param}, which it replaces when given)"),
+    ]
+
+
+REMOVE_PARAMETERS = [
+    _query(
+        "ids",
+        {"type": "string", "pattern": ids_pattern(MAX_REMOVE), "example": "1,2"},
+        f"the rows to delete, comma-separated ids (at most {MAX_REMOVE:,}); all must exist, or nothing is deleted",
+        required=True,
+    )
+]
+LAZY_TREE_PARAMETERS = [
+    _query(
+        "parentId",
+        {"type": "string", "pattern": f"^(?:{ID_RE})?$", "default": "0"},
+        "the parent row (0 or empty: the roots)",
+    )
+]
+
+
+def filter_body(res: Resource) -> Any:
+    """The JSON body of a list served with POST: paging and sorting as in the query, filters beside them."""
+    sort = {"type": "string", "pattern": sort_pattern(res.filterable)}
+    number = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}
+    schema = {
+        "type": "object",
+        "properties": {
+            "current": {**number, "description": "page number, from 1"},
+            "size": {**number, "description": "rows per page (at most 1000 are given)"},
+            "ascs": {**sort, "description": sort_description("ascending")},
+            "descs": {**sort, "description": sort_description("descending")},
+        },
+        "additionalProperties": True,
+    }
+    return Annotated[
+        Annotated[dict[str, Any], WithJsonSchema(schema)] | None,
+        Body(description="paging, sorting and filters (as in the query, e.g. name_like); merged over the query"),
+    ]
+
+
 def router_for(res: Resource) -> APIRouter:
     tag = res.tag or res.name
     router = APIRouter(prefix=res.prefix, tags=[tag])
     out = res.schema_out
     node_out = crud.tree_schema(out) if res.is_tree else out
-    submit_in = crud.update_schema(res.schema_in)
+    bodies = {mode: crud.update_schema(res.schema_in, mode) for mode in ("submit", "create", "update")}
+    pattern = sort_pattern(res.filterable)
+    Ascs = Annotated[str, Query(description=sort_description("ascending"), json_schema_extra={"pattern": pattern})]
+    Descs = Annotated[str, Query(description=sort_description("descending"), json_schema_extra={"pattern": pattern})]
     read_answers: dict[str, tuple[Any, str]] = {
         "page": (r_page_of(out), f"{res.name}: paged list with filters"),
         "list": (r_list_of(node_out), f"{res.name}: list (a tree for tree resources)"),
@@ -125,7 +184,7 @@ def router_for(res: Resource) -> APIRouter:
             model, summary = read_answers[kind]
             router.add_api_route(
                 f"/{path}",
-                _post_read_route(res, kind),
+                _post_read_route(res, kind, Ascs, Descs),
                 methods=["POST"],
                 response_model=model,
                 name=name,
@@ -139,8 +198,8 @@ def router_for(res: Resource) -> APIRouter:
                 me: CurrentUser,
                 current: Current = 1,
                 size: Size = 10,
-                ascs: str = "",
-                descs: str = "",
+                ascs: Ascs = "",
+                descs: Descs = "",
             ) -> R[Any]:
                 c = await ctx(request, session, me)
                 return ok(await crud.page(c, PageQuery(current, size, ascs, descs)))
@@ -197,7 +256,12 @@ def router_for(res: Resource) -> APIRouter:
             )
         elif kind == "lazy_tree":
 
-            async def _lazy(request: Request, session: SessionDep, me: CurrentUser, parentId: str = "0") -> R[Any]:
+            async def _lazy(
+                request: Request,
+                session: SessionDep,
+                me: CurrentUser,
+                parentId: Annotated[str, Query(include_in_schema=False)] = "0",
+            ) -> R[Any]:
                 c = await ctx(request, session, me)
                 return ok(await read(c, "lazy_tree", {**c.params, "parentId": parentId}))
 
@@ -208,26 +272,14 @@ def router_for(res: Resource) -> APIRouter:
                 response_model=read_answers["lazy_tree"][0],
                 name=name,
                 summary=read_answers["lazy_tree"][1],
+                openapi_extra={"parameters": LAZY_TREE_PARAMETERS},
             )
         elif kind == "detail":
+            # The id is read from the query (``read``), by ``id`` or ``res.id_param``: the document says which.
 
-            async def _detail(request: Request, session: SessionDep, me: CurrentUser, id: str = "") -> R[Any]:
+            async def _detail(request: Request, session: SessionDep, me: CurrentUser) -> R[Any]:
                 c = await ctx(request, session, me)
                 return ok(await read(c, "detail", c.params))
-
-            if res.id_param != "id":  # documented too: clients of the spec send it (``getCarInfo?carId=``)
-
-                async def _detail_by(
-                    request: Request,
-                    session: SessionDep,
-                    me: CurrentUser,
-                    id: str = "",
-                    other: Annotated[str, Query(alias=res.id_param, description="the id (same as id)")] = "",
-                ) -> R[Any]:
-                    c = await ctx(request, session, me)
-                    return ok(await read(c, "detail", c.params))
-
-                _detail = _detail_by
 
             router.add_api_route(
                 f"/{path}",
@@ -236,11 +288,12 @@ def router_for(res: Resource) -> APIRouter:
                 response_model=read_answers["detail"][0],
                 name=name,
                 summary=read_answers["detail"][1],
+                openapi_extra={"parameters": _id_parameters(res)},
             )
         elif kind in ("submit", "create", "update"):
             router.add_api_route(
                 f"/{path}",
-                _submit_route(res, submit_in, kind),
+                _submit_route(res, bodies[kind], kind),
                 methods=["POST"],
                 response_model=r_of(out),
                 name=name,
@@ -252,7 +305,12 @@ def router_for(res: Resource) -> APIRouter:
             )
         elif kind == "remove":
 
-            async def _remove(request: Request, session: SessionDep, me: CurrentUser, ids: str = "") -> R[bool]:
+            async def _remove(
+                request: Request,
+                session: SessionDep,
+                me: CurrentUser,
+                ids: Annotated[str, Query(include_in_schema=False)] = "",
+            ) -> R[bool]:
                 c = await ctx(request, session, me)
                 given = ids or request.query_params.get("id", "") or request.query_params.get(res.id_param, "")
                 done = await crud.remove(c, crud.parse_ids(given))
@@ -266,6 +324,7 @@ def router_for(res: Resource) -> APIRouter:
                 response_model=R[bool],
                 name=name,
                 summary=f"{res.name}: delete by ids=1,2",
+                openapi_extra={"parameters": REMOVE_PARAMETERS},
             )
         else:  # pragma: no cover - a declaration error, caught at start-up
             raise ValueError(f"{res.name}: unknown operation kind {kind}")
@@ -285,7 +344,10 @@ async def publish_outbox(request: Request, c: crud.Ctx) -> None:
         await action(state)
 
 
-def _post_read_route(res: Resource, kind: str) -> Any:
+def _post_read_route(res: Resource, kind: str, Ascs: Any, Descs: Any) -> Any:
+    """A read served with POST; ``Ascs`` / ``Descs`` are the resource's documented sort parameter types."""
+    Filters = filter_body(res)
+
     async def answer(request: Request, session: Any, me: Any, body: Any) -> R[Any]:
         params = merged_params(request.query_params, body)
         c = await crud.Ctx.build(session, me, res, params)
@@ -297,17 +359,22 @@ def _post_read_route(res: Resource, kind: str) -> Any:
             request: Request,
             session: SessionDep,
             me: CurrentUser,
-            body: FilterBody = None,
+            body: Filters = None,  # type: ignore[valid-type]  # built per resource
             current: Current = 1,
             size: Size = 10,
-            ascs: str = "",
-            descs: str = "",
+            ascs: Ascs = "",
+            descs: Descs = "",
         ) -> R[Any]:
             return await answer(request, session, me, body)
 
         return _page
 
-    async def _read(request: Request, session: SessionDep, me: CurrentUser, body: FilterBody = None) -> R[Any]:
+    async def _read(
+        request: Request,
+        session: SessionDep,
+        me: CurrentUser,
+        body: Filters = None,  # type: ignore[valid-type]  # built per resource
+    ) -> R[Any]:
         return await answer(request, session, me, body)
 
     return _read

@@ -37,6 +37,32 @@ if TYPE_CHECKING:
     from liftdesk.core.registry import Resource
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+XLS = "application/vnd.ms-excel"
+#: The import's file in the document: a spreadsheet, named .xlsx or .xls (``read_table`` goes by the name). What the
+#: file holds (a workbook with the template's header) is beyond what a schema says.
+UPLOAD_DOCUMENT: dict[str, Any] = {
+    "requestBody": {
+        "content": {
+            "multipart/form-data": {
+                "encoding": {
+                    "file": {
+                        "contentType": f"{XLSX}, {XLS}",
+                        "headers": {
+                            "Content-Disposition": {
+                                "description": "the file's name ends in .xlsx or .xls",
+                                "schema": {
+                                    "type": "string",
+                                    "pattern": r'filename="[^"]*\.[Xx][Ll][Ss][Xx]?"',
+                                    "example": 'form-data; name="file"; filename="import.xlsx"',
+                                },
+                            }
+                        },
+                    }
+                }
+            }
+        }
+    }
+}
 MAX_EXPORT = 50_000
 MAX_IMPORT = 20_000
 INLINE_ROWS = 200
@@ -90,6 +116,11 @@ def _cell(value: Any) -> Any:
         return format_time(value)
     if isinstance(value, bool):
         return int(value)
+    if isinstance(value, str):
+        # A worksheet holds no control characters (openpyxl refuses them): a text saved with one exports without it.
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+        return ILLEGAL_CHARACTERS_RE.sub("", value)
     return value
 
 
@@ -314,9 +345,16 @@ def declare_importer(
     import_rows_of.__name__ = f"import_{res.name}"
     template.__name__ = f"import_template_{res.name}"
     progress.__name__ = f"import_progress_{res.name}"
-    res.action("POST", path, summary=summary, kind="import", permission="add", query=CoverQuery, answer=ImportReport)(
-        import_rows_of
-    )
+    res.action(
+        "POST",
+        path,
+        summary=summary,
+        kind="import",
+        permission="add",
+        query=CoverQuery,
+        answer=ImportReport,
+        openapi=UPLOAD_DOCUMENT,
+    )(import_rows_of)
     res.action("GET", template_path, summary=f"{summary}: the template (its header row)", kind="export", raw=True)(
         template
     )

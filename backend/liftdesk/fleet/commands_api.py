@@ -21,7 +21,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, ConfigDict, Field
 from starlette.datastructures import State
 
 from liftdesk.core import crud
@@ -29,7 +29,7 @@ from liftdesk.core.batch import declare_batch
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import snake_to_camel
-from liftdesk.core.schemas import Id, Schema
+from liftdesk.core.schemas import NOT_BLANK, SPACE_CHARS, Id, Schema, documented
 from liftdesk.fleet import command_log
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.api import CarQuery
@@ -69,9 +69,40 @@ GENERIC_COMMANDS = (
 )
 
 Wait = Annotated[float, Field(ge=0, le=MAX_WAIT_S, description="seconds to wait for the answers (0-30)")]
+#: The vehicles of a call: ``carIds`` (a list) and/or ``carId``, at least one (``_cars`` refuses none; a carId of 0
+#: names none).
+CARS_RULE: dict[str, Any] = {
+    "anyOf": [
+        {"required": ["carIds"], "properties": {"carIds": {"minItems": 1}}},
+        {"required": ["carId"], "properties": {"carId": {"type": "string", "not": {"pattern": "^0+$"}}}},
+    ]
+}
+#: Text the terminal reads as one of the ``;``-separated parameters of an upgrade from a URL.
+UPGRADE_PARAM = r"^[^;]*$"
+
+
+def _nothing_or(value: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [{"type": "null"}, {"type": "string", "maxLength": 0}], **value}
+
+
+#: ``versionUpdate``: exactly one of url and package (an empty one counts as none).
+URL_OR_PACKAGE: dict[str, Any] = {
+    "oneOf": [
+        {
+            "required": ["url"],
+            "properties": {"url": {"type": "string", "minLength": 1}, "package": _nothing_or({})},
+        },
+        {
+            "required": ["package"],
+            "properties": {"package": {"type": "string", "pattern": NOT_BLANK}, "url": _nothing_or({})},
+        },
+    ]
+}
 
 
 class CarsIn(Schema):
+    model_config = ConfigDict(json_schema_extra=documented(rules=(CARS_RULE,)))
+
     car_ids: list[Id] = Field(default_factory=list)
     car_id: Id | None = None
     wait: Wait = 5.0
@@ -161,7 +192,7 @@ async def query_config(ctx: crud.Ctx, query: WaitQuery, ident: int, state: State
 
 
 class ConfigIn(CarsIn):
-    params: dict[str, Any]
+    params: Annotated[dict[str, Any], Field(json_schema_extra={"minProperties": 1})]
 
 
 @res.VEHICLE.action(
@@ -314,7 +345,18 @@ FUNCSET_FIELDS = {
 }
 
 
+#: funcset: at least one switch is given (on or off).
+SWITCHES_RULE: dict[str, Any] = {
+    "anyOf": [
+        {"required": [snake_to_camel(f)], "properties": {snake_to_camel(f): {"type": "integer"}}}
+        for f in FUNCSET_FIELDS
+    ]
+}
+
+
 class FuncSetIn(CarsIn):
+    model_config = ConfigDict(json_schema_extra=documented(rules=(CARS_RULE, SWITCHES_RULE)))
+
     fence_setting: Flag = None
     authorization_status: Flag = None
     spot_check_set: Flag = None
@@ -452,12 +494,39 @@ async def version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[
 
 
 class VersionUpdateIn(CarsIn):
-    url: Annotated[str | None, Field(max_length=255, description="http(s)/ftp URL of the firmware file")] = None
+    model_config = ConfigDict(json_schema_extra=documented(rules=(CARS_RULE, URL_OR_PACKAGE)))
+
+    url: Annotated[
+        str | None,
+        Field(
+            max_length=255,
+            description="http(s)/ftp URL of the firmware file",
+            json_schema_extra={"pattern": r"^(?:https?|ftp)://[A-Za-z0-9.-]+(?::[0-9]{1,4})?(?:/[!-:<-~]*)?$"},
+        ),
+    ] = None
     package: Annotated[str | None, Field(description="or the upgrade file itself, base64 (0x8108)")] = None
-    version: Annotated[str, Field(min_length=1, max_length=64, description="firmware version it installs")]
-    maker: Annotated[str, Field(max_length=5, description="maker id (5 characters, JT/T 808)")] = ""
-    hardware_version: Annotated[str, Field(max_length=64, description="hardware version it is for (URL)")] = ""
-    upgrade_type: Annotated[int, Field(description="package: 0 terminal, 12 IC card reader, 52 GNSS module")] = 0
+    version: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=64,
+            description="firmware version it installs",
+            json_schema_extra={"pattern": f"^[^;]*[^;{SPACE_CHARS}][^;]*$"},
+        ),
+    ]
+    maker: Annotated[
+        str,
+        Field(
+            max_length=5, description="maker id (5 characters, JT/T 808)", json_schema_extra={"pattern": UPGRADE_PARAM}
+        ),
+    ] = ""
+    hardware_version: Annotated[
+        str,
+        Field(
+            max_length=64, description="hardware version it is for (URL)", json_schema_extra={"pattern": UPGRADE_PARAM}
+        ),
+    ] = ""
+    upgrade_type: Annotated[int, Field(ge=0, le=255, description="package: 0 terminal, 12 IC card reader, 52 GNSS module")] = 0
     connect_timeout_min: Annotated[
         int | None, Field(ge=0, le=0xFFFF, description="URL: minutes the terminal may take to reach the server")
     ] = None
@@ -494,13 +563,21 @@ async def version_update(ctx: crud.Ctx, body: VersionUpdateIn, state: State) -> 
 # --------------------------------------------------------------------------- /api/liftdesk/command
 
 
-class SendIn(CarsIn):
-    name: Annotated[str, Field(min_length=1, max_length=64, description="the command type, see the summary")]
-    payload: dict[str, Any] = Field(default_factory=dict)
-
-
 def _generic_names() -> list[str]:
     return [name for name in GENERIC_COMMANDS if name in COMMAND_NAMES]
+
+
+class SendIn(CarsIn):
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=64,
+            description="the command type, see the summary",
+            json_schema_extra={"enum": _generic_names()},
+        ),
+    ]
+    payload: dict[str, Any] = Field(default_factory=dict)
 
 
 @res.VEHICLE.action(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import ConfigDict, Field
+from pydantic.config import JsonDict
 from sqlalchemy import select
 
 from liftdesk.core import crud
@@ -17,7 +18,18 @@ from liftdesk.core.binding import Binding, declare_binding
 from liftdesk.core.db import table_columns
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.paging import Page, PageIn, filter_clauses, order_clauses, page_body, paginate
+from liftdesk.core.paging import (
+    MAX_PAGE,
+    Page,
+    PageIn,
+    filter_clauses,
+    order_clauses,
+    page_body,
+    page_in,
+    paginate,
+    sort_description,
+    sort_pattern,
+)
 from liftdesk.core.router import merged_params, page_query_of
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.fleet import resources as res
@@ -108,10 +120,27 @@ async def unbind(ctx: crud.Ctx, query: UnbindQuery) -> bool:
     return await svc.unbind(ctx, fence, car)
 
 
+#: The vehicles of ``getCarFenceSettingList``: paging and sorting in the query (``PageIn``) or the body.
+CarPageIn = page_in("Vehicle", res.VEHICLE.filterable)
+_NUMBER: JsonDict = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}
+_SORT: JsonDict = {"type": "string", "pattern": sort_pattern(res.VEHICLE.filterable)}
+
+
 class FiltersIn(Schema):
     """Paging, sorting and filters of vehicles (as in the query, e.g. carNo_like), merged over the query."""
 
-    model_config = ConfigDict(extra="allow")
+    # Read as the query's text (``merged_params``): paging and sorting documented as those take them.
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "current": {**_NUMBER, "description": "page number, from 1"},
+                "size": {**_NUMBER, "description": "rows per page (at most 1000 are given)"},
+                "ascs": {**_SORT, "description": sort_description("ascending")},
+                "descs": {**_SORT, "description": sort_description("descending")},
+            }
+        },
+    )
 
 
 @res.FENCE.action(
@@ -119,7 +148,7 @@ class FiltersIn(Schema):
     f"{F}/getCarFenceSettingList",
     summary="Vehicles in the caller's scope with the fences bound to them (paged; filters in the query or body)",
     kind="read",
-    query=PageIn,
+    query=CarPageIn,
     body=FiltersIn,
     answer=Page[FenceSettingOut],
 )

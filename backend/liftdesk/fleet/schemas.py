@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Annotated, Any
 
-from pydantic import AliasChoices, BeforeValidator, Field
+from pydantic import AliasChoices, BeforeValidator, ConfigDict, Field
 
-from liftdesk.core.schemas import Id, Schema, Time, dictionary, out_schema
+from liftdesk.core.schemas import Id, Schema, Time, dictionary, documented, out_schema
 from liftdesk.fleet import models as m
 
 S32 = Annotated[str | None, Field(default=None, max_length=32)]
@@ -83,11 +84,91 @@ def _points_in(value: Any) -> Any:
 Points = Annotated[list[list[float]] | None, BeforeValidator(_points_in)]
 
 
+def _char_class(chars: list[str]) -> str:
+    """A regular-expression character class of ``chars`` (in order), as ranges."""
+    ranges: list[tuple[int, int]] = []
+    for code in map(ord, chars):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "[" + "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges) + "]"
+
+
+@cache
+def gbk_text_pattern() -> str:
+    """Text a terminal takes (JT/T 808 encodes it in GBK) with a character that is not whitespace."""
+    plane = "".join(chr(c) for c in range(1, 0x10000) if not 0xD800 <= c <= 0xDFFF)  # GBK has nothing beyond
+    gbk = [c for c in plane if c.encode("gbk", "ignore")]
+    text, visible = _char_class(gbk), _char_class([c for c in gbk if not c.isspace()])
+    return f"^{text}*{visible}{text}*$"
+
+
+def _gbk_name(schema: dict[str, Any]) -> None:
+    schema["pattern"] = gbk_text_pattern()  # computed when the document is made, not at import
+
+
+def _vertex(lon: dict[str, Any], lat: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [lon, lat]}
+
+
+def _number(low: float, high: float) -> dict[str, Any]:
+    return {"type": "number", "minimum": low, "maximum": high}
+
+
+#: What ``service.check_fence`` asks of a new fence beyond its fields: a circle's centre and radius; a polygon's 3 to
+#: 64 distinct vertices [lon, lat], all on one side of the equator and of the prime meridian (how JT/T 808 encodes an
+#: area), whose edges do not cross (which no schema says); a speed limit for the speed alarms.
+FENCE_RULES: tuple[dict[str, Any], ...] = (
+    {
+        "oneOf": [
+            {
+                "required": ["fenceType", "centerLon", "centerLat", "radius"],
+                "properties": {
+                    "fenceType": {"const": 1},
+                    "centerLon": _number(-180, 180),
+                    "centerLat": _number(-90, 90),
+                    "radius": _number(10, 100_000),
+                },
+            },
+            {
+                "required": ["fenceType", "points"],
+                "properties": {
+                    "fenceType": {"const": 2},
+                    "points": {
+                        "type": "array",
+                        "minItems": 3,
+                        "maxItems": 64,
+                        "uniqueItems": True,
+                        "items": _vertex(_number(-180, 180), _number(-90, 90)),
+                        "anyOf": [
+                            {"items": _vertex({"minimum": 0}, {"minimum": 0})},
+                            {"items": _vertex({"minimum": 0}, {"maximum": 0})},
+                            {"items": _vertex({"maximum": 0}, {"minimum": 0})},
+                            {"items": _vertex({"maximum": 0}, {"maximum": 0})},
+                        ],
+                    },
+                },
+            },
+        ]
+    },
+    {
+        "anyOf": [
+            {"properties": {"alarmMode": {"enum": [1, 2, 3]}}},
+            {"required": ["speedLimit"], "properties": {"alarmMode": {"enum": [4, 5]}, "speedLimit": _number(0, 30)}},
+        ]
+    },
+)
+
+
 class FenceIn(Schema):
     """An electronic fence as submitted. Field ranges are checked again (for updates too) by ``FenceHooks``."""
 
+    model_config = ConfigDict(json_schema_extra=documented(rules=FENCE_RULES))
+
     id: Id | None = None
-    name: Annotated[str, Field(min_length=1, max_length=32)]
+    # its terminals get it as the area's name: in GBK
+    name: Annotated[str, Field(min_length=1, max_length=32, json_schema_extra=_gbk_name)]
     fence_type: Annotated[int, Field(ge=1, le=2, description="1 circle, 2 polygon")]
     alarm_mode: Annotated[
         int,

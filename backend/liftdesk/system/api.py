@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Request
-from pydantic import Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
+from pydantic.config import JsonDict
 from sqlalchemy import delete, select
 
 from liftdesk.core import crud
@@ -18,9 +19,10 @@ from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.config import get_settings
 from liftdesk.core.envelope import Forbidden, ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.paging import Page, PageIn, PageQuery
+from liftdesk.core.ids import ID_RE, ids_pattern
+from liftdesk.core.paging import Page, PageIn, PageQuery, page_in
 from liftdesk.core.registry import Resource
-from liftdesk.core.schemas import Id, Schema, Time, TreeNode
+from liftdesk.core.schemas import NOT_BLANK, Id, Schema, Time, TreeNode, documented
 from liftdesk.core.security import ADMINISTRATOR_ROLE_ID, Principal
 from liftdesk.system import auth
 from liftdesk.system import models as m
@@ -32,6 +34,8 @@ OAUTH = "/api/blade-auth/oauth"
 SYS = "/api/blade-system"
 FICS = "/api/blade-fics-report/fics"
 USER = "/api/blade-user"
+#: A query parameter of comma-separated ids (``crud.parse_ids`` reads up to 10,000; the document says 1,000).
+IDS: JsonDict = {"pattern": ids_pattern(1000)}
 
 
 def list_of(model: Any) -> Any:
@@ -155,7 +159,14 @@ class TenantBrief(Schema):
 
 
 class PasswordQuery(Schema):
-    password: str = Field(default="", max_length=64, description="md5 hex of the caller's password")
+    model_config = ConfigDict(json_schema_extra=documented(required=("password",)))
+
+    password: str = Field(
+        default="",
+        max_length=64,
+        description="md5 hex of the caller's password",
+        json_schema_extra={"pattern": NOT_BLANK},
+    )
 
 
 @res.USER.action(
@@ -384,7 +395,9 @@ class GrantKeys(Schema):
 
 
 class RoleIdsQuery(Schema):
-    role_ids: str = Field(default="", description="comma-separated role ids")
+    model_config = ConfigDict(json_schema_extra=documented(required=("role_ids",)))
+
+    role_ids: str = Field(default="", description="comma-separated role ids", json_schema_extra=IDS)
 
 
 @res.ROLE.action(
@@ -468,7 +481,9 @@ async def grant_top_tree(ctx: crud.Ctx) -> GrantTree:
 
 
 class TopMenuIdsQuery(Schema):
-    top_menu_ids: str = Field(default="", description="comma-separated top menu ids")
+    model_config = ConfigDict(json_schema_extra=documented(required=("top_menu_ids",)))
+
+    top_menu_ids: str = Field(default="", description="comma-separated top menu ids", json_schema_extra=IDS)
 
 
 @res.TOP_MENU.action(
@@ -531,7 +546,13 @@ async def menus_only_tree(ctx: crud.Ctx) -> list[dict[str, Any]]:
 
 
 class ParentQuery(Schema):
-    parent_id: str = Field(default="0", max_length=64, description="the parent menu (an invalid id: the roots)")
+    # Also a filter of the list (``parentId``, an integer column): documented as an id, or nothing for the roots.
+    parent_id: str = Field(
+        default="0",
+        max_length=64,
+        description="the parent menu (0 or empty: the roots)",
+        json_schema_extra={"pattern": f"^(?:{ID_RE})?$"},
+    )
 
 
 @res.MENU.action(
@@ -567,6 +588,8 @@ class DictCodeQuery(Schema):
 
 
 class DictParentQuery(Schema):
+    model_config = ConfigDict(json_schema_extra=documented(required=("parent_id",)))
+
     parent_id: Id | None = Field(default=None, description="the dictionary root")
 
 
@@ -593,7 +616,7 @@ def _dictionary_actions(resource: Resource, out: type[Schema]) -> None:
         "GET",
         "parent-list",
         kind="read",
-        query=PageIn,
+        query=page_in(model.__name__, resource.filterable),
         answer=page_of(out),
         summary="Dictionary roots, paged",
     )
@@ -634,8 +657,10 @@ _dictionary_actions(res.DICT_BIZ, s.DictBizOut)
 
 
 class TenantSettingQuery(Schema):
-    ids: str = Field(default="", description="comma-separated tenant row ids")
-    account_number: int = Field(default=-1, ge=-1, description="accounts the tenant may have (-1: no limit)")
+    model_config = ConfigDict(json_schema_extra=documented(required=("ids",)))
+
+    ids: str = Field(default="", description="comma-separated tenant row ids", json_schema_extra=IDS)
+    account_number: int = Field(default=-1, ge=-1, le=1_000_000, description="accounts the tenant may have (-1: no limit)")
     expire_time: Time | None = Field(default=None, description="end of the tenant's licence (none: never)")
 
 
@@ -661,8 +686,14 @@ async def tenant_setting(ctx: crud.Ctx, query: TenantSettingQuery) -> bool:
 
 
 class DatasourceQuery(Schema):
-    tenant_id: str = Field(default="", max_length=12)
-    datasource_id: str = Field(default="", max_length=64)
+    model_config = ConfigDict(json_schema_extra=documented(required=("tenant_id", "datasource_id")))
+
+    tenant_id: str = Field(
+        default="", max_length=12, description="the tenant", json_schema_extra={"pattern": NOT_BLANK}
+    )
+    datasource_id: str = Field(
+        default="", max_length=64, description="the data source (of a list, the first)", json_schema_extra=IDS
+    )
 
 
 @res.TENANT.action(

@@ -44,6 +44,10 @@ GRANTS = ("password", "captcha", "refresh_token", "social")
 CAPTCHA_AFTER = 3
 
 
+#: The longest account (``blade_user.account``).
+ACCOUNT_MAX = 45
+
+
 def fail_key(tenant_id: str, account: str, address: str = "") -> str:
     """Failures of one account (``address`` empty) or of one account from one client address (the lock)."""
     base = f"login-fail:{tenant_id}:{account}:"
@@ -122,6 +126,9 @@ async def password_grant(
     captcha. An attempt is counted atomically *before* the password is checked (``KV.incr`` is one statement) and
     that count is committed first, so parallel guesses cannot run past the limit: each sees its own number."""
     tenant = await _tenant(session, tenant_id)
+    if len(account) > ACCOUNT_MAX:
+        # No account is that long (and its failure key would not fit the store): the answer of any unknown account.
+        raise OAuthError(t("bad_credentials"))
     kv = KV(session)
     limit = max(1, _int(await param_value(session, "account.failCount", "5"), 5))
     account_failures = _int(await kv.get(fail_key(tenant.tenant_id, account)), 0)

@@ -13,7 +13,7 @@ import re
 import secrets
 import string
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,8 +22,9 @@ from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.deps import AUTH_REVOKED, revoke_user_tokens
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import ids_pattern
 from liftdesk.core.kv import KV
-from liftdesk.core.schemas import Schema
+from liftdesk.core.schemas import Schema, documented
 from liftdesk.core.security import hash_password, md5_hex, verify_password
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -138,7 +139,14 @@ async def _set(ctx: crud.Ctx, users: list[m.User], plain: dict[int, str]) -> Non
 
 
 class UserIdsQuery(Schema):
-    user_ids: str = Field(default="", max_length=4000, description="comma-separated user ids")
+    model_config = ConfigDict(json_schema_extra=documented(required=("user_ids",)))
+
+    user_ids: str = Field(
+        default="",
+        max_length=4000,
+        description="comma-separated user ids",
+        json_schema_extra={"pattern": ids_pattern(200)},
+    )
 
 
 @res.USER.action(

@@ -22,7 +22,7 @@ from liftdesk.core.config import get_settings
 from liftdesk.core.deps import AUTH_REVOKED, SessionDep
 from liftdesk.core.envelope import Forbidden, OAuthError, R, ServiceError, ok
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import Schema
+from liftdesk.core.schemas import NOT_BLANK, Schema
 from liftdesk.core.security import token_from_request
 from liftdesk.system import auth
 from liftdesk.system import models as m
@@ -44,7 +44,42 @@ PUBLIC: frozenset[tuple[str, str]] = frozenset(
 )
 
 
-@router.post(f"{OAUTH}/token", tags=["auth"], summary="Sign in (password, captcha) or refresh; raw OAuth2 answer")
+_TEXT = {"type": "string", "pattern": NOT_BLANK, "maxLength": 255}  # stripped, then it must not be empty
+#: What the document says of the token call: a password sign-in in a form body. Saber sends the same fields in the
+#: query string, which the call reads too; a refresh (``grant_type=refresh_token`` with ``refresh_token``) and the
+#: captcha sign-in (``Captcha-Key`` / ``Captcha-Code`` headers) are described, not given a schema. The client is in
+#: the ``Authorization: Basic`` header. A well-formed sign-in is still refused when its account, password or tenant
+#: does not match (or after too many failures): that is the answer, not a fault of the request.
+TOKEN_DOCUMENT: dict[str, object] = {
+    "description": "Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 "
+    "hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and "
+    "Captcha-Code headers. The client authenticates with Authorization: Basic.",
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/x-www-form-urlencoded": {
+                "schema": {
+                    "type": "object",
+                    "required": ["username", "password"],
+                    "properties": {
+                        "grant_type": {"type": "string", "enum": ["password"], "default": "password"},
+                        "tenantId": {"type": "string", "pattern": "^[0-9]{6}$", "description": "default 000000"},
+                        "username": {**_TEXT, "maxLength": 45},
+                        "password": {**_TEXT, "description": "md5 hex of the password"},
+                    },
+                }
+            }
+        },
+    },
+}
+
+
+@router.post(
+    f"{OAUTH}/token",
+    tags=["auth"],
+    summary="Sign in (password, captcha) or refresh; raw OAuth2 answer",
+    openapi_extra=TOKEN_DOCUMENT,
+)
 async def token(request: Request, session: SessionDep) -> JSONResponse:
     params: dict[str, str] = dict(request.query_params)
     if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
-from liftdesk.core.schemas import Id, IdList, Schema, Time, dictionary, out_schema
+from liftdesk.core.schemas import Id, IdList, IdListRequired, Schema, Time, dictionary, documented, out_schema
 from liftdesk.system import models as m
 
 Text = Annotated[str, Field(min_length=1, max_length=255)]
@@ -36,7 +36,7 @@ class DictIn(Schema):
 
 class PostIn(Schema):
     id: Id | None = None
-    category: Annotated[int | None, dictionary("post_category")] = None
+    category: Annotated[int | None, Field(ge=0, le=99), dictionary("post_category")] = None
     post_code: Annotated[str, Field(min_length=1, max_length=12)]
     post_name: Short
     sort: Sort
@@ -67,7 +67,7 @@ class TenantIn(Schema):
     linkman: Annotated[str | None, Field(default=None, max_length=20)] = None
     contact_number: Annotated[str | None, Field(default=None, max_length=20)] = None
     address: Opt = None
-    account_number: Annotated[int, Field(ge=-1)] = -1
+    account_number: Annotated[int, Field(ge=-1, le=1_000_000)] = -1
     expire_time: Time | None = None
     package_id: Id | None = None
     retention_months: Annotated[int, Field(ge=1, le=120)] = 12
@@ -113,27 +113,30 @@ class DeptIn(Schema):
     parent_id: Id | None = 0
     dept_name: Annotated[str, Field(min_length=1, max_length=45)]
     full_name: Annotated[str | None, Field(default=None, max_length=45)] = None
-    dept_category: Annotated[int, dictionary("org_category")] = 1
+    dept_category: Annotated[int, Field(ge=1, le=99), dictionary("org_category")] = 1
     sort: Sort
     remark: Opt = None
     dept_logo: Annotated[str | None, Field(default=None, max_length=500)] = None
 
 
 class UserIn(Schema):
+    # A new user needs a password (``UserHooks``); an update leaves it out (passwords have calls of their own).
+    model_config = ConfigDict(json_schema_extra=documented(required=("password",)))
+
     id: Id | None = None
     account: Annotated[str, Field(min_length=2, max_length=45)]
     password: Annotated[str | None, Field(default=None, min_length=6, max_length=64)] = None
     name: Annotated[str, Field(min_length=1, max_length=20)]
     real_name: Annotated[str, Field(min_length=1, max_length=20)]
     code: Annotated[str | None, Field(default=None, max_length=12)] = None
-    user_type: int = 1
+    user_type: Annotated[int, Field(ge=1, le=99)] = 1
     email: Annotated[str | None, Field(default=None, max_length=45)] = None
     phone: Annotated[str | None, Field(default=None, max_length=45)] = None
-    sex: Annotated[int | None, dictionary("sex")] = None
+    sex: Annotated[int | None, Field(ge=0, le=99), dictionary("sex")] = None
     birthday: Time | None = None
     avatar: Annotated[str | None, Field(default=None, max_length=500)] = None
-    role_id: IdList
-    dept_id: IdList
+    role_id: IdListRequired
+    dept_id: IdListRequired
     post_id: IdList = ""
 
     @field_validator("role_id", "dept_id")

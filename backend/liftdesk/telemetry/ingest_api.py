@@ -12,9 +12,10 @@ An action of the vehicle resource (``core.actions``); needs ``app.state.pipeline
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema
 from sqlalchemy import select
 from starlette.datastructures import State
 
@@ -40,11 +41,29 @@ class Unavailable(ServiceError):
     status = 503
 
 
+#: Epoch milliseconds ``FixIn`` takes: 2000 to 2099 (to the millisecond: a fraction closer to 2100 rounds into it).
+_EPOCH_MS = {"type": "number", "minimum": 946_684_800_000, "maximum": 4_102_444_799_999}
+#: An ISO date-time ``FixIn`` takes (documented: 2001 to 2098, so that no offset moves it out of 2000 to 2099).
+_ISO_TIME = (
+    r"^20(?:0[1-9]|[1-8][0-9]|9[0-8])-(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])"
+    r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:Z|[+-](?:0[0-9]|1[0-3]):[0-5][0-9])?$"
+)
+
+
+class IngestFix(FixIn):
+    """A fix as this call documents it: ``time`` (epoch milliseconds or ISO 8601) within what ``FixIn`` takes."""
+
+    time: Annotated[
+        int | float | datetime,
+        WithJsonSchema({"anyOf": [_EPOCH_MS, {"type": "string", "pattern": _ISO_TIME}]}),
+    ]
+
+
 class IngestReport(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
     device: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[0-9A-Za-z_-]+$")]
-    fixes: Annotated[list[FixIn], Field(min_length=1, max_length=5000)]
+    fixes: Annotated[list[IngestFix], Field(min_length=1, max_length=5000)]
     backfill: bool = False
 
 

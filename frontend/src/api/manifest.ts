@@ -1,3 +1,4 @@
+import { buttonOfPermission } from '../access/access';
 import data from './manifest.json';
 
 /**
@@ -109,5 +110,40 @@ export function transferCalls(name: string): TransferCalls {
     template: template?.path,
     progress: progress?.path,
     export: actions.find((a) => a.kind === 'export' && a !== template)?.path,
+  };
+}
+
+/** The four calls of a binding between two resources (backend core/binding.py), and the button they need. */
+export interface BindingCalls {
+  /** GET `?<owner>Id=&current=&size=` with the other resource's filters: a page of the rows bound. */
+  bound: string;
+  /** GET, the same: a page of the rows not bound. */
+  unbound: string;
+  /** POST `{<owner>Id, <others>: [ids]}`: bind (all or none); answers how many links were added. */
+  bind: string;
+  /** POST, the same: unbind; answers how many links were removed. */
+  unbind: string;
+  /** The button code bind and unbind need (e.g. `fence_edit`), when one. */
+  button?: string;
+}
+
+/**
+ * The binding of `other` rows to an `owner` row, as the server declares it: actions `<owner>_<other>_bound`,
+ * `_unbound` (kind read), `_bind` (kind bind) and `_unbind` (kind unbind). Throws when the server has none.
+ */
+export function bindingCalls(owner: string, other: string): BindingCalls {
+  const { actions } = manifestResource(owner);
+  const find = (suffix: string, kind: string) => {
+    const found = actions.find((a) => a.name === `${owner}_${other}_${suffix}` && a.kind === kind);
+    if (!found) throw new Error(`the server's resource "${owner}" has no ${suffix} action for "${other}"`);
+    return found;
+  };
+  const bind = find('bind', 'bind');
+  return {
+    bound: find('bound', 'read').path,
+    unbound: find('unbound', 'read').path,
+    bind: bind.path,
+    unbind: find('unbind', 'unbind').path,
+    button: buttonOfPermission(bind.permission),
   };
 }

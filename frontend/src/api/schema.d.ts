@@ -71,7 +71,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in (password, captcha) or refresh; raw OAuth2 answer */
+        /**
+         * Sign in (password, captcha) or refresh; raw OAuth2 answer
+         * @description Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and Captcha-Code headers. The client authenticates with Authorization: Basic.
+         */
         post: operations["auth-token"];
         delete?: never;
         options?: never;
@@ -2858,31 +2861,79 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
-        /** ClientInSubmit */
-        ClientInSubmit: {
+        /** ClientIn */
+        ClientIn: {
+            /**
+             * Accesstokenvalidity
+             * @default 3600
+             */
+            accessTokenValidity: number;
+            /** Additionalinformation */
+            additionalInformation?: string | null;
+            /** Authorities */
+            authorities?: string | null;
+            /**
+             * Authorizedgranttypes
+             * @default refresh_token,password,captcha
+             */
+            authorizedGrantTypes: string;
+            /** Autoapprove */
+            autoapprove?: string | null;
+            /** Clientid */
+            clientId: string;
+            /** Clientsecret */
+            clientSecret: string;
+            /** Id */
+            id?: string | null;
+            /**
+             * Refreshtokenvalidity
+             * @default 604800
+             */
+            refreshTokenValidity: number;
+            /** Resourceids */
+            resourceIds?: string | null;
+            /**
+             * Scope
+             * @default all
+             */
+            scope: string;
+            /** Webserverredirecturi */
+            webServerRedirectUri?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ClientInSubmit: components["schemas"]["ClientIn"] | components["schemas"]["ClientInUpdate"];
+        /** ClientInUpdate */
+        ClientInUpdate: {
             /** Accesstokenvalidity */
-            accessTokenValidity?: number | null;
+            accessTokenValidity?: number;
             /** Additionalinformation */
             additionalInformation?: string | null;
             /** Authorities */
             authorities?: string | null;
             /** Authorizedgranttypes */
-            authorizedGrantTypes?: string | null;
+            authorizedGrantTypes?: string;
             /** Autoapprove */
             autoapprove?: string | null;
             /** Clientid */
-            clientId?: string | null;
+            clientId?: string;
             /** Clientsecret */
-            clientSecret?: string | null;
-            /** Id */
-            id?: string | null;
+            clientSecret?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Refreshtokenvalidity */
-            refreshTokenValidity?: number | null;
+            refreshTokenValidity?: number;
             /** Resourceids */
             resourceIds?: string | null;
             /** Scope */
-            scope?: string | null;
+            scope?: string;
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
@@ -3007,6 +3058,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** CrashIn */
         CrashIn: {
@@ -3030,21 +3085,47 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
-        /** DatasourceInSubmit */
-        DatasourceInSubmit: {
+        /** DatasourceIn */
+        DatasourceIn: {
             /** Driverclass */
-            driverClass?: string | null;
+            driverClass: string;
             /** Id */
             id?: string | null;
             /** Name */
-            name?: string | null;
+            name: string;
             /** Password */
             password?: string | null;
             /** Remark */
             remark?: string | null;
             /** Url */
-            url?: string | null;
+            url: string;
+            /** Username */
+            username?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        DatasourceInSubmit: components["schemas"]["DatasourceIn"] | components["schemas"]["DatasourceInUpdate"];
+        /** DatasourceInUpdate */
+        DatasourceInUpdate: {
+            /** Driverclass */
+            driverClass?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
+            /** Password */
+            password?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Url */
+            url?: string;
             /** Username */
             username?: string | null;
         };
@@ -3075,24 +3156,54 @@ export interface components {
             /** Username */
             username?: string | null;
         };
-        /** DeptInSubmit */
-        DeptInSubmit: {
-            /** Deptcategory */
-            deptCategory?: number | null;
+        /** DeptIn */
+        DeptIn: {
+            /**
+             * Deptcategory
+             * @default 1
+             */
+            deptCategory: number;
             /** Deptlogo */
             deptLogo?: string | null;
             /** Deptname */
-            deptName?: string | null;
+            deptName: string;
             /** Fullname */
             fullName?: string | null;
             /** Id */
             id?: string | null;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        DeptInSubmit: components["schemas"]["DeptIn"] | components["schemas"]["DeptInUpdate"];
+        /** DeptInUpdate */
+        DeptInUpdate: {
+            /** Deptcategory */
+            deptCategory?: number;
+            /** Deptlogo */
+            deptLogo?: string | null;
+            /** Deptname */
+            deptName?: string;
+            /** Fullname */
+            fullName?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Parentid */
             parentId?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
         };
         /** DeptOut */
         DeptOut: {
@@ -3218,24 +3329,54 @@ export interface components {
             /** Tenantid */
             tenantId?: string | null;
         };
-        /** DictInSubmit */
-        DictInSubmit: {
+        /** DictIn */
+        DictIn: {
             /** Code */
-            code?: string | null;
+            code: string;
             /** Dictkey */
-            dictKey?: string | null;
+            dictKey: string;
             /** Dictvalue */
-            dictValue?: string | null;
+            dictValue: string;
             /** Id */
             id?: string | null;
+            /**
+             * Issealed
+             * @default 0
+             */
+            isSealed: number;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        DictInSubmit: components["schemas"]["DictIn"] | components["schemas"]["DictInUpdate"];
+        /** DictInUpdate */
+        DictInUpdate: {
+            /** Code */
+            code?: string;
+            /** Dictkey */
+            dictKey?: string;
+            /** Dictvalue */
+            dictValue?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Issealed */
-            isSealed?: number | null;
+            isSealed?: number;
             /** Parentid */
             parentId?: string | null;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
         };
         /** DictItem */
         DictItem: {
@@ -3348,35 +3489,79 @@ export interface components {
             /** Mechanismid */
             mechanismId?: string | null;
         };
-        /** FenceInSubmit */
-        FenceInSubmit: {
-            /** Alarmmode */
-            alarmMode?: number | null;
+        /**
+         * FenceIn
+         * @description An electronic fence as submitted. Field ranges are checked again (for updates too) by ``FenceHooks``.
+         */
+        FenceIn: {
+            /**
+             * Alarmmode
+             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
+             */
+            alarmMode: number;
             /** Carids */
             carIds?: string[] | null;
             /** Centerlat */
             centerLat?: number | null;
             /** Centerlon */
             centerLon?: number | null;
-            /** Enablestatus */
-            enableStatus?: number | null;
-            /** Fencetype */
-            fenceType?: number | null;
+            /**
+             * Enablestatus
+             * @description 1 enabled, 0 disabled
+             * @default 1
+             */
+            enableStatus: number;
+            /**
+             * Fencetype
+             * @description 1 circle, 2 polygon
+             */
+            fenceType: number;
             /** Id */
             id?: string | null;
             /** Mechanismid */
             mechanismId?: string | null;
             /** Name */
-            name?: string | null;
-            /** Points */
+            name: string;
+            /**
+             * Points
+             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
+             */
             points?: number[][] | null;
-            /** Radius */
+            /**
+             * Radius
+             * @description metres, 10–100000 (circle)
+             */
             radius?: number | null;
             /** Remark */
             remark?: string | null;
-            /** Speedlimit */
+            /**
+             * Speedlimit
+             * @description km/h, modes 4 and 5
+             */
             speedLimit?: number | null;
-        };
+        } & (({
+            centerLat: number;
+            centerLon: number;
+            /** @constant */
+            fenceType: 1;
+            radius: number;
+        } | {
+            /** @constant */
+            fenceType: 2;
+            points: [
+                number,
+                number
+            ][] | unknown | unknown | unknown | unknown;
+        }) & ({
+            /** @enum {unknown} */
+            alarmMode?: 1 | 2 | 3;
+        } | {
+            /** @enum {unknown} */
+            alarmMode?: 4 | 5;
+            speedLimit: number;
+        }));
+        /** @description the new row (an id is ignored) */
+        FenceInCreate: components["schemas"]["FenceIn"];
         /** FenceOut */
         FenceOut: {
             /**
@@ -3490,68 +3675,16 @@ export interface components {
          * @description Paging, sorting and filters of vehicles (as in the query, e.g. carNo_like), merged over the query.
          */
         FiltersIn: {
+            /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+            ascs?: string;
+            /** @description page number, from 1 */
+            current?: number;
+            /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+            descs?: string;
+            /** @description rows per page (at most 1000 are given) */
+            size?: number;
+        } & {
             [key: string]: unknown;
-        };
-        /**
-         * FixIn
-         * @description One sample. Only ``time``, ``lat`` and ``lon`` are required.
-         */
-        FixIn: {
-            /**
-             * Alarm
-             * @default 0
-             */
-            alarm: number;
-            /**
-             * Altitude
-             * @default 0
-             */
-            altitude: number;
-            battery?: components["schemas"]["BatteryIn"] | null;
-            /**
-             * Direction
-             * @default 0
-             */
-            direction: number;
-            /**
-             * Faultcodes
-             * @default []
-             */
-            faultCodes: string[];
-            /** Forkheightmm */
-            forkHeightMm?: number | null;
-            /** Impactdirection */
-            impactDirection?: number | null;
-            /** Impactg */
-            impactG?: number | null;
-            /** Lat */
-            lat: number;
-            /** Lifting */
-            lifting?: boolean | null;
-            /** Loadkg */
-            loadKg?: number | null;
-            /** Locklevel */
-            lockLevel?: number | null;
-            /** Lon */
-            lon: number;
-            /** Mileagekm */
-            mileageKm?: number | null;
-            /** Seatbelt */
-            seatBelt?: boolean | null;
-            /**
-             * Speed
-             * @default 0
-             */
-            speed: number;
-            /** Speedlimitkmh */
-            speedLimitKmh?: number | null;
-            /**
-             * Status
-             * @default 3
-             */
-            status: number;
-            /** Time */
-            time: number | string;
         };
         /** FuncSetIn */
         FuncSetIn: {
@@ -3600,7 +3733,25 @@ export interface components {
              * @default 5
              */
             wait: number;
-        };
+        } & (({
+            carIds: unknown;
+        } | {
+            carId: string;
+        }) & ({
+            fenceSetting: number;
+        } | {
+            authorizationStatus: number;
+        } | {
+            spotCheckSet: number;
+        } | {
+            slotCardSet: number;
+        } | {
+            carNetworkingSet: number;
+        } | {
+            seatBeltDetectionFunction: number;
+        } | {
+            dmsFunction: number;
+        }));
         /** GrantIn */
         GrantIn: {
             /** Apiscopeids */
@@ -3703,6 +3854,67 @@ export interface components {
             updated: number;
         };
         /**
+         * IngestFix
+         * @description A fix as this call documents it: ``time`` (epoch milliseconds or ISO 8601) within what ``FixIn`` takes.
+         */
+        IngestFix: {
+            /**
+             * Alarm
+             * @default 0
+             */
+            alarm: number;
+            /**
+             * Altitude
+             * @default 0
+             */
+            altitude: number;
+            battery?: components["schemas"]["BatteryIn"] | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /**
+             * Faultcodes
+             * @default []
+             */
+            faultCodes: string[];
+            /** Forkheightmm */
+            forkHeightMm?: number | null;
+            /** Impactdirection */
+            impactDirection?: number | null;
+            /** Impactg */
+            impactG?: number | null;
+            /** Lat */
+            lat: number;
+            /** Lifting */
+            lifting?: boolean | null;
+            /** Loadkg */
+            loadKg?: number | null;
+            /** Locklevel */
+            lockLevel?: number | null;
+            /** Lon */
+            lon: number;
+            /** Mileagekm */
+            mileageKm?: number | null;
+            /** Seatbelt */
+            seatBelt?: boolean | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /**
+             * Status
+             * @default 3
+             */
+            status: number;
+            /** Time */
+            time: number | string;
+        };
+        /**
          * IngestIn
          * @description One report or a list of them (a JSON object or an array).
          */
@@ -3717,7 +3929,7 @@ export interface components {
             /** Device */
             device: string;
             /** Fixes */
-            fixes: components["schemas"]["FixIn"][];
+            fixes: components["schemas"]["IngestFix"][];
         };
         /** IngestResult */
         IngestResult: {
@@ -3924,23 +4136,71 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
-        /** MenuInSubmit */
-        MenuInSubmit: {
-            /** Action */
-            action?: number | null;
+        /** MenuIn */
+        MenuIn: {
+            /**
+             * Action
+             * @default 0
+             */
+            action: number;
             /** Alias */
-            alias?: string | null;
-            /** Category */
-            category?: number | null;
+            alias: string;
+            /**
+             * Category
+             * @default 1
+             */
+            category: number;
             /** Code */
-            code?: string | null;
+            code: string;
             /** Id */
             id?: string | null;
-            /** Isopen */
-            isOpen?: number | null;
+            /**
+             * Isopen
+             * @default 1
+             */
+            isOpen: number;
             /** Name */
-            name?: string | null;
+            name: string;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Path */
+            path?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+            /** Source */
+            source?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        MenuInSubmit: components["schemas"]["MenuIn"] | components["schemas"]["MenuInUpdate"];
+        /** MenuInUpdate */
+        MenuInUpdate: {
+            /** Action */
+            action?: number;
+            /** Alias */
+            alias?: string;
+            /** Category */
+            category?: number;
+            /** Code */
+            code?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Isopen */
+            isOpen?: number;
+            /** Name */
+            name?: string;
             /** Parentid */
             parentId?: string | null;
             /** Path */
@@ -3948,7 +4208,7 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
             /** Source */
             source?: string | null;
         };
@@ -4057,6 +4317,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** Page[ClientOut] */
         Page_ClientOut_: {
@@ -4253,16 +4517,34 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** ParamInSubmit */
-        ParamInSubmit: {
+        /** ParamIn */
+        ParamIn: {
             /** Id */
             id?: string | null;
             /** Paramkey */
-            paramKey?: string | null;
+            paramKey: string;
             /** Paramname */
-            paramName?: string | null;
+            paramName: string;
             /** Paramvalue */
-            paramValue?: string | null;
+            paramValue: string;
+            /** Remark */
+            remark?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ParamInSubmit: components["schemas"]["ParamIn"] | components["schemas"]["ParamInUpdate"];
+        /** ParamInUpdate */
+        ParamInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Paramkey */
+            paramKey?: string;
+            /** Paramname */
+            paramName?: string;
+            /** Paramvalue */
+            paramValue?: string;
             /** Remark */
             remark?: string | null;
         };
@@ -4291,20 +4573,40 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
-        /** PostInSubmit */
-        PostInSubmit: {
+        /** PostIn */
+        PostIn: {
             /** Category */
             category?: number | null;
             /** Id */
             id?: string | null;
             /** Postcode */
-            postCode?: string | null;
+            postCode: string;
             /** Postname */
-            postName?: string | null;
+            postName: string;
             /** Remark */
             remark?: string | null;
             /** Sort */
-            sort?: number | null;
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        PostInSubmit: components["schemas"]["PostIn"] | components["schemas"]["PostInUpdate"];
+        /** PostInUpdate */
+        PostInUpdate: {
+            /** Category */
+            category?: number | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Postcode */
+            postCode?: string;
+            /** Postname */
+            postName?: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort?: number;
         };
         /** PostOut */
         PostOut: {
@@ -5575,6 +5877,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** ReplaceIn */
         ReplaceIn: {
@@ -5591,18 +5897,39 @@ export interface components {
              */
             userIds: string;
         };
-        /** RoleInSubmit */
-        RoleInSubmit: {
+        /** RoleIn */
+        RoleIn: {
             /** Id */
             id?: string | null;
+            /**
+             * Parentid
+             * @default 0
+             */
+            parentId: string | null;
+            /** Rolealias */
+            roleAlias: string;
+            /** Rolename */
+            roleName: string;
+            /** Sort */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        RoleInSubmit: components["schemas"]["RoleIn"] | components["schemas"]["RoleInUpdate"];
+        /** RoleInUpdate */
+        RoleInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
             /** Parentid */
             parentId?: string | null;
             /** Rolealias */
-            roleAlias?: string | null;
+            roleAlias?: string;
             /** Rolename */
-            roleName?: string | null;
+            roleName?: string;
             /** Sort */
-            sort?: number | null;
+            sort?: number;
         };
         /** RoleOut */
         RoleOut: {
@@ -5655,8 +5982,8 @@ export interface components {
             /** Row */
             row: number;
         };
-        /** ScopeApiInSubmit */
-        ScopeApiInSubmit: {
+        /** ScopeApiIn */
+        ScopeApiIn: {
             /** Id */
             id?: string | null;
             /** Menuid */
@@ -5664,13 +5991,38 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Resourcecode */
-            resourceCode?: string | null;
+            resourceCode: string;
             /** Scopename */
-            scopeName?: string | null;
+            scopeName: string;
+            /** Scopepath */
+            scopePath?: string | null;
+            /**
+             * Scopetype
+             * @default 1
+             */
+            scopeType: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ScopeApiInSubmit: components["schemas"]["ScopeApiIn"] | components["schemas"]["ScopeApiInUpdate"];
+        /** ScopeApiInUpdate */
+        ScopeApiInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Menuid */
+            menuId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Resourcecode */
+            resourceCode?: string;
+            /** Scopename */
+            scopeName?: string;
             /** Scopepath */
             scopePath?: string | null;
             /** Scopetype */
-            scopeType?: number | null;
+            scopeType?: number;
         };
         /** ScopeApiOut */
         ScopeApiOut: {
@@ -5704,8 +6056,8 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
-        /** ScopeDataInSubmit */
-        ScopeDataInSubmit: {
+        /** ScopeDataIn */
+        ScopeDataIn: {
             /** Id */
             id?: string | null;
             /** Menuid */
@@ -5713,7 +6065,44 @@ export interface components {
             /** Remark */
             remark?: string | null;
             /** Resourcecode */
-            resourceCode?: string | null;
+            resourceCode: string;
+            /** Scopeclass */
+            scopeClass?: string | null;
+            /**
+             * Scopecolumn
+             * @default create_dept
+             */
+            scopeColumn: string | null;
+            /**
+             * Scopefield
+             * @default *
+             */
+            scopeField: string | null;
+            /** Scopename */
+            scopeName: string;
+            /**
+             * Scopetype
+             * @default 1
+             */
+            scopeType: number;
+            /** Scopevalue */
+            scopeValue?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ScopeDataInSubmit: components["schemas"]["ScopeDataIn"] | components["schemas"]["ScopeDataInUpdate"];
+        /** ScopeDataInUpdate */
+        ScopeDataInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Menuid */
+            menuId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Resourcecode */
+            resourceCode?: string;
             /** Scopeclass */
             scopeClass?: string | null;
             /** Scopecolumn */
@@ -5721,9 +6110,9 @@ export interface components {
             /** Scopefield */
             scopeField?: string | null;
             /** Scopename */
-            scopeName?: string | null;
+            scopeName?: string;
             /** Scopetype */
-            scopeType?: number | null;
+            scopeType?: number;
             /** Scopevalue */
             scopeValue?: string | null;
         };
@@ -5780,8 +6169,9 @@ export interface components {
             /**
              * Name
              * @description the command type, see the summary
+             * @enum {string}
              */
-            name: string;
+            name: "terminal_control" | "vehicle_control" | "text" | "query_location" | "confirm_alarm" | "set_rectangle_areas" | "delete_rectangle_areas" | "query_params" | "query_attributes";
             /** Payload */
             payload?: {
                 [key: string]: unknown;
@@ -5792,6 +6182,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** SpeedCalibrationIn */
         SpeedCalibrationIn: {
@@ -5810,6 +6204,10 @@ export interface components {
              * @default 5
              */
             wait: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** StatusCount */
         StatusCount: {
@@ -5837,10 +6235,13 @@ export interface components {
             /** Tenantname */
             tenantName: string;
         };
-        /** TenantInSubmit */
-        TenantInSubmit: {
-            /** Accountnumber */
-            accountNumber?: number | null;
+        /** TenantIn */
+        TenantIn: {
+            /**
+             * Accountnumber
+             * @default -1
+             */
+            accountNumber: number;
             /** Address */
             address?: string | null;
             /** Backgroundurl */
@@ -5857,12 +6258,47 @@ export interface components {
             linkman?: string | null;
             /** Packageid */
             packageId?: string | null;
-            /** Retentionmonths */
-            retentionMonths?: number | null;
+            /**
+             * Retentionmonths
+             * @default 12
+             */
+            retentionMonths: number;
             /** Tenantid */
             tenantId?: string | null;
             /** Tenantname */
-            tenantName?: string | null;
+            tenantName: string;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        TenantInSubmit: components["schemas"]["TenantIn"] | components["schemas"]["TenantInUpdate"];
+        /** TenantInUpdate */
+        TenantInUpdate: {
+            /** Accountnumber */
+            accountNumber?: number;
+            /** Address */
+            address?: string | null;
+            /** Backgroundurl */
+            backgroundUrl?: string | null;
+            /** Contactnumber */
+            contactNumber?: string | null;
+            /** Domain */
+            domain?: string | null;
+            /** Expiretime */
+            expireTime?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Linkman */
+            linkman?: string | null;
+            /** Packageid */
+            packageId?: string | null;
+            /** Retentionmonths */
+            retentionMonths?: number;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Tenantname */
+            tenantName?: string;
         };
         /** TenantInfo */
         TenantInfo: {
@@ -5927,16 +6363,34 @@ export interface components {
             /** Topmenuids */
             topMenuIds: string[];
         };
-        /** TopMenuInSubmit */
-        TopMenuInSubmit: {
+        /** TopMenuIn */
+        TopMenuIn: {
             /** Code */
-            code?: string | null;
+            code: string;
             /** Id */
             id?: string | null;
             /** Name */
-            name?: string | null;
+            name: string;
             /** Sort */
-            sort?: number | null;
+            sort: number;
+            /** Source */
+            source?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        TopMenuInSubmit: components["schemas"]["TopMenuIn"] | components["schemas"]["TopMenuInUpdate"];
+        /** TopMenuInUpdate */
+        TopMenuInUpdate: {
+            /** Code */
+            code?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
+            /** Sort */
+            sort?: number;
             /** Source */
             source?: string | null;
         };
@@ -6048,38 +6502,98 @@ export interface components {
             /** Value */
             value: string;
         };
-        /** UserInSubmit */
-        UserInSubmit: {
+        /** UserIn */
+        UserIn: {
             /** Account */
-            account?: string | null;
+            account: string;
             /** Avatar */
             avatar?: string | null;
             /** Birthday */
             birthday?: string | null;
             /** Code */
             code?: string | null;
-            /** Deptid */
-            deptId?: string | null;
+            /**
+             * Deptid
+             * @example 1,2
+             */
+            deptId: string;
             /** Email */
             email?: string | null;
             /** Id */
             id?: string | null;
             /** Name */
-            name?: string | null;
+            name: string;
+            /** Password */
+            password: string;
+            /** Phone */
+            phone?: string | null;
+            /**
+             * Postid
+             * @default
+             * @example 1,2
+             */
+            postId: string;
+            /** Realname */
+            realName: string;
+            /**
+             * Roleid
+             * @example 1,2
+             */
+            roleId: string;
+            /** Sex */
+            sex?: number | null;
+            /**
+             * Usertype
+             * @default 1
+             */
+            userType: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        UserInSubmit: components["schemas"]["UserIn"] | components["schemas"]["UserInUpdate"];
+        /** UserInUpdate */
+        UserInUpdate: {
+            /** Account */
+            account?: string;
+            /** Avatar */
+            avatar?: string | null;
+            /** Birthday */
+            birthday?: string | null;
+            /** Code */
+            code?: string | null;
+            /**
+             * Deptid
+             * @example 1,2
+             */
+            deptId?: string;
+            /** Email */
+            email?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
             /** Password */
             password?: string | null;
             /** Phone */
             phone?: string | null;
-            /** Postid */
-            postId?: string | null;
+            /**
+             * Postid
+             * @example 1,2
+             */
+            postId?: string;
             /** Realname */
-            realName?: string | null;
-            /** Roleid */
-            roleId?: string | null;
+            realName?: string;
+            /**
+             * Roleid
+             * @example 1,2
+             */
+            roleId?: string;
             /** Sex */
             sex?: number | null;
             /** Usertype */
-            userType?: number | null;
+            userType?: number;
         };
         /** UserInfo */
         UserInfo: {
@@ -6187,8 +6701,8 @@ export interface components {
             /** Error Type */
             type: string;
         };
-        /** VehicleInSubmit */
-        VehicleInSubmit: {
+        /** VehicleIn */
+        VehicleIn: {
             /** Batterybrand */
             batteryBrand?: string | null;
             /** Batterynumber */
@@ -6198,11 +6712,17 @@ export interface components {
             /** Brand */
             brand?: string | null;
             /** Carno */
-            carNo?: string | null;
-            /** Carstatus */
-            carStatus?: number | null;
-            /** Cartype */
-            carType?: number | null;
+            carNo: string;
+            /**
+             * Carstatus
+             * @default 0
+             */
+            carStatus: number;
+            /**
+             * Cartype
+             * @default 3
+             */
+            carType: number;
             /** Collisionthresholdg */
             collisionThresholdG?: number | null;
             /** Devicenumber */
@@ -6246,6 +6766,8 @@ export interface components {
             /** Zjh */
             zjh?: string | null;
         };
+        /** @description the new row (an id is ignored) */
+        VehicleInCreate: components["schemas"]["VehicleIn"];
         /** VehicleOut */
         VehicleOut: {
             /** Batterybrand */
@@ -6412,7 +6934,17 @@ export interface components {
              * @default 5
              */
             wait: number;
-        };
+        } & (({
+            carIds: unknown;
+        } | {
+            carId: string;
+        }) & ({
+            package?: null | string;
+            url: string;
+        } | {
+            package: string;
+            url?: null | string;
+        }));
         /** VisitIn */
         VisitIn: {
             /** Menuid */
@@ -6435,6 +6967,10 @@ export interface components {
              * @description correction factor 0.5-2.0 (1.0 = none), 0.001 steps
              */
             weightCalibration: number;
+        } | {
+            carIds: unknown;
+        } | {
+            carId: string;
         };
         /** DictBizOutNode */
         liftdesk__core__crud__DictBizOutNode__1: {
@@ -6576,6 +7112,58 @@ export interface components {
             /** Sort */
             sort: number;
         };
+        /** FenceInUpdate */
+        liftdesk__core__crud__FenceInUpdate__1: {
+            /**
+             * Alarmmode
+             * @description 1 in-fence, 2 out-of-fence, 3 boundary, 4 speed limit, 5 speed + boundary
+             */
+            alarmMode?: number;
+            /** Carids */
+            carIds?: string[] | null;
+            /** Centerlat */
+            centerLat?: number | null;
+            /** Centerlon */
+            centerLon?: number | null;
+            /**
+             * Enablestatus
+             * @description 1 enabled, 0 disabled
+             */
+            enableStatus?: number;
+            /**
+             * Fencetype
+             * @description 1 circle, 2 polygon
+             */
+            fenceType?: number;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name?: string;
+            /**
+             * Points
+             * @description polygon vertices [[lon, lat], ...], 3–64, WGS-84
+             */
+            points?: number[][] | null;
+            /**
+             * Radius
+             * @description metres, 10–100000 (circle)
+             */
+            radius?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Speedlimit
+             * @description km/h, modes 4 and 5
+             */
+            speedLimit?: number | null;
+        };
+        /** @description id and the fields to change */
+        liftdesk__core__crud__FenceInUpdate__2: components["schemas"]["liftdesk__core__crud__FenceInUpdate__1"];
         /** MenuOutNode */
         liftdesk__core__crud__MenuOutNode__1: {
             /**
@@ -6684,6 +7272,70 @@ export interface components {
             /** Source */
             source?: string | null;
         };
+        /** VehicleInUpdate */
+        liftdesk__core__crud__VehicleInUpdate__1: {
+            /** Batterybrand */
+            batteryBrand?: string | null;
+            /** Batterynumber */
+            batteryNumber?: string | null;
+            /** Batterytype */
+            batteryType?: string | null;
+            /** Brand */
+            brand?: string | null;
+            /** Carno */
+            carNo?: string;
+            /** Carstatus */
+            carStatus?: number;
+            /** Cartype */
+            carType?: number;
+            /** Collisionthresholdg */
+            collisionThresholdG?: number | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Emissiontype */
+            emissionType?: string | null;
+            /** Enginebrand */
+            engineBrand?: string | null;
+            /** Enginenumber */
+            engineNumber?: string | null;
+            /** Environmentalcode */
+            environmentalCode?: string | null;
+            /** Factorydate */
+            factoryDate?: string | null;
+            /** Framenumber */
+            frameNumber?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Licenseplate */
+            licensePlate?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Modelnumber */
+            modelNumber?: string | null;
+            /** Overloadthresholdkg */
+            overloadThresholdKg?: number | null;
+            /** Ratedloadkg */
+            ratedLoadKg?: number | null;
+            /** Registerdate */
+            registerDate?: string | null;
+            /** Registrant */
+            registrant?: string | null;
+            /** Simnumber */
+            simNumber?: string | null;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /** Videodevice */
+            videoDevice?: string | null;
+            /** Warrantyexpiry */
+            warrantyExpiry?: string | null;
+            /** Zjh */
+            zjh?: string | null;
+        };
+        /** @description id and the fields to change */
+        liftdesk__core__crud__VehicleInUpdate__2: components["schemas"]["liftdesk__core__crud__VehicleInUpdate__1"];
         /** R[list[DictBizOutNode]] */
         liftdesk__core__envelope__R_list_DictBizOutNode____1: {
             /**
@@ -6917,7 +7569,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default password
+                     * @enum {string}
+                     */
+                    grant_type?: "password";
+                    /** @description md5 hex of the password */
+                    password: string;
+                    /** @description default 000000 */
+                    tenantId?: string;
+                    username: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -6952,8 +7619,9 @@ export interface operations {
     };
     "datasource-datasource_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -6970,15 +7638,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_DatasourceOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "datasource-datasource_list": {
@@ -6988,7 +7647,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7019,8 +7680,9 @@ export interface operations {
     };
     "datasource-datasource_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -7115,8 +7777,9 @@ export interface operations {
     };
     "fence-fence_V2_getCarElectronicsInfo": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -7131,15 +7794,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_FenceOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -7178,8 +7832,9 @@ export interface operations {
     };
     "carInfo-vehicle_deleteCarInfoById": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -7285,7 +7940,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7320,10 +7977,11 @@ export interface operations {
     };
     "carInfo-vehicle_getCarInfo": {
         parameters: {
-            query?: {
+            query: {
+                /** @description the row's id */
+                carId: string;
+                /** @description the row's id (same as carId, which it replaces when given) */
                 id?: string;
-                /** @description the id (same as id) */
-                carId?: string;
             };
             header?: never;
             path?: never;
@@ -7338,15 +7996,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -7460,7 +8109,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VehicleInSubmit"];
+                "application/json": components["schemas"]["VehicleInCreate"];
             };
         };
         responses: {
@@ -7491,7 +8140,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7529,7 +8180,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VehicleInSubmit"];
+                "application/json": components["schemas"]["liftdesk__core__crud__VehicleInUpdate__2"];
             };
         };
         responses: {
@@ -7562,7 +8213,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FenceInSubmit"];
+                "application/json": components["schemas"]["FenceInCreate"];
             };
         };
         responses: {
@@ -7588,8 +8239,9 @@ export interface operations {
     };
     "fence-fence_v2_deleteElectronicsByIds": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -7624,7 +8276,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -7633,9 +8287,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
+                "application/json": ({
+                    /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                    ascs?: string;
+                    /** @description page number, from 1 */
+                    current?: number;
+                    /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                    descs?: string;
+                    /** @description rows per page (at most 1000 are given) */
+                    size?: number;
+                } & {
                     [key: string]: unknown;
-                } | null;
+                }) | null;
             };
         };
         responses: {
@@ -7668,7 +8331,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FenceInSubmit"];
+                "application/json": components["schemas"]["liftdesk__core__crud__FenceInUpdate__2"];
             };
         };
         responses: {
@@ -7732,9 +8395,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": components["schemas"]["FuncSetIn"] | null;
+                "application/json": components["schemas"]["FuncSetIn"];
             };
         };
         responses: {
@@ -8082,9 +8745,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": components["schemas"]["CarsIn"] | null;
+                "application/json": components["schemas"]["CarsIn"];
             };
         };
         responses: {
@@ -8115,9 +8778,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": components["schemas"]["CarsIn"] | null;
+                "application/json": components["schemas"]["CarsIn"];
             };
         };
         responses: {
@@ -8148,9 +8811,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": components["schemas"]["CarsIn"] | null;
+                "application/json": components["schemas"]["CarsIn"];
             };
         };
         responses: {
@@ -8242,8 +8905,9 @@ export interface operations {
     };
     "api_scope-api_scope_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8260,15 +8924,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ScopeApiOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "api_scope-api_scope_list": {
@@ -8278,7 +8933,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8309,8 +8966,9 @@ export interface operations {
     };
     "api_scope-api_scope_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8373,8 +9031,9 @@ export interface operations {
     };
     "client-client_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8391,15 +9050,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ClientOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "client-client_list": {
@@ -8409,7 +9059,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8440,8 +9092,9 @@ export interface operations {
     };
     "client-client_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8504,8 +9157,9 @@ export interface operations {
     };
     "data_scope-data_scope_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8522,15 +9176,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ScopeDataOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "data_scope-data_scope_list": {
@@ -8540,7 +9185,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8571,8 +9218,9 @@ export interface operations {
     };
     "data_scope-data_scope_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8635,8 +9283,9 @@ export interface operations {
     };
     "dept-dept_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8653,20 +9302,12 @@ export interface operations {
                     "application/json": components["schemas"]["R_DeptOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "dept-dept_lazy_tree": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -8717,8 +9358,9 @@ export interface operations {
     };
     "dept-dept_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -8821,9 +9463,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_child_list": {
         parameters: {
-            query?: {
+            query: {
                 /** @description the dictionary root */
-                parentId?: string | null;
+                parentId: string;
             };
             header?: never;
             path?: never;
@@ -8853,8 +9495,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -8869,15 +9512,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_DictBizOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -8941,7 +9575,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -8972,8 +9608,9 @@ export interface operations {
     };
     "dict_biz-dict_biz_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9056,9 +9693,9 @@ export interface operations {
     };
     "dict-dict_child_list": {
         parameters: {
-            query?: {
+            query: {
                 /** @description the dictionary root */
-                parentId?: string | null;
+                parentId: string;
             };
             header?: never;
             path?: never;
@@ -9088,8 +9725,9 @@ export interface operations {
     };
     "dict-dict_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9104,15 +9742,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_DictOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -9176,7 +9805,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9207,8 +9838,9 @@ export interface operations {
     };
     "dict-dict_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9311,8 +9943,9 @@ export interface operations {
     };
     "menu-menu_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9327,15 +9960,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_MenuOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -9383,6 +10007,7 @@ export interface operations {
     "menu-menu_lazy_list": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -9414,7 +10039,7 @@ export interface operations {
     "menu-menu_lazy_menu_list": {
         parameters: {
             query?: {
-                /** @description the parent menu (an invalid id: the roots) */
+                /** @description the parent menu (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -9446,6 +10071,7 @@ export interface operations {
     "menu-menu_lazy_tree": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -9516,8 +10142,9 @@ export interface operations {
     };
     "menu-menu_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9547,9 +10174,9 @@ export interface operations {
     };
     "role-role_role_tree_keys": {
         parameters: {
-            query?: {
+            query: {
                 /** @description comma-separated role ids */
-                roleIds?: string;
+                roleIds: string;
             };
             header?: never;
             path?: never;
@@ -9664,9 +10291,9 @@ export interface operations {
     };
     "topmenu-topmenu_top_tree_keys": {
         parameters: {
-            query?: {
+            query: {
                 /** @description comma-separated top menu ids */
-                topMenuIds?: string;
+                topMenuIds: string;
             };
             header?: never;
             path?: never;
@@ -9749,8 +10376,9 @@ export interface operations {
     };
     "param-param_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9767,15 +10395,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_ParamOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "param-param_list": {
@@ -9785,7 +10404,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9816,8 +10437,9 @@ export interface operations {
     };
     "param-param_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -9880,8 +10502,9 @@ export interface operations {
     };
     "post-post_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -9898,15 +10521,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_PostOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "post-post_list": {
@@ -9916,7 +10530,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9952,7 +10568,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -9983,8 +10601,9 @@ export interface operations {
     };
     "post-post_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10067,8 +10686,9 @@ export interface operations {
     };
     "role-role_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -10083,15 +10703,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_RoleOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -10132,6 +10743,7 @@ export interface operations {
     "role-role_lazy_tree": {
         parameters: {
             query?: {
+                /** @description the parent row (0 or empty: the roots) */
                 parentId?: string;
             };
             header?: never;
@@ -10182,8 +10794,9 @@ export interface operations {
     };
     "role-role_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10306,9 +10919,11 @@ export interface operations {
     };
     "tenant-tenant_tenant_datasource": {
         parameters: {
-            query?: {
-                tenantId?: string;
-                datasourceId?: string;
+            query: {
+                /** @description the tenant */
+                tenantId: string;
+                /** @description the data source (of a list, the first) */
+                datasourceId: string;
             };
             header?: never;
             path?: never;
@@ -10338,8 +10953,9 @@ export interface operations {
     };
     "tenant-tenant_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -10354,15 +10970,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_TenantOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -10405,7 +11012,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10436,8 +11045,9 @@ export interface operations {
     };
     "tenant-tenant_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10487,9 +11097,9 @@ export interface operations {
     };
     "tenant-tenant_tenant_setting": {
         parameters: {
-            query?: {
+            query: {
                 /** @description comma-separated tenant row ids */
-                ids?: string;
+                ids: string;
                 /** @description accounts the tenant may have (-1: no limit) */
                 accountNumber?: number;
                 /** @description end of the tenant's licence (none: never) */
@@ -10556,8 +11166,9 @@ export interface operations {
     };
     "topmenu-topmenu_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -10572,15 +11183,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_TopMenuOut_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -10625,7 +11227,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10656,8 +11260,9 @@ export interface operations {
     };
     "topmenu-topmenu_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10720,8 +11325,9 @@ export interface operations {
     };
     "user-user_detail": {
         parameters: {
-            query?: {
-                id?: string;
+            query: {
+                /** @description the row's id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -10738,22 +11344,13 @@ export interface operations {
                     "application/json": components["schemas"]["R_UserOut_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "auth-user_tenants_of_account": {
         parameters: {
-            query?: {
+            query: {
                 /** @description md5 hex of the caller's password */
-                password?: string;
+                password: string;
             };
             header?: never;
             path?: never;
@@ -10788,7 +11385,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10824,7 +11423,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -10908,8 +11509,9 @@ export interface operations {
     };
     "user-user_remove": {
         parameters: {
-            query?: {
-                ids?: string;
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
             };
             header?: never;
             path?: never;
@@ -10977,9 +11579,9 @@ export interface operations {
     };
     "user-user_reset_password": {
         parameters: {
-            query?: {
+            query: {
                 /** @description comma-separated user ids */
-                userIds?: string;
+                userIds: string;
             };
             header?: never;
             path?: never;
@@ -11042,9 +11644,9 @@ export interface operations {
     };
     "user-user_unlock_users": {
         parameters: {
-            query?: {
+            query: {
                 /** @description comma-separated user ids */
-                userIds?: string;
+                userIds: string;
             };
             header?: never;
             path?: never;
@@ -11231,7 +11833,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
             };
             header?: never;
@@ -11333,7 +11937,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
                 /** @description the fence */
                 fenceId: string;
@@ -11404,7 +12010,9 @@ export interface operations {
                 current?: number;
                 /** @description rows per page (at most 1000 are given) */
                 size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
                 ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
                 descs?: string;
                 /** @description the fence */
                 fenceId: string;

@@ -42,6 +42,8 @@ export interface TokenInfo {
   account?: string;
   /** The server serves nothing but the password change until the user has chosen a new password. */
   must_change_password?: boolean;
+  /** `platform` or `tenant` for an administrator (who passes every button check), else empty. */
+  admin_level?: string;
   [key: string]: unknown;
 }
 

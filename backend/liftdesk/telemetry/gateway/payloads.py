@@ -61,7 +61,7 @@ class FixIn(_In):
     impact_g: Annotated[float | None, Field(alias="impactG", ge=0)] = None
     impact_direction: Annotated[int | None, Field(alias="impactDirection", ge=0, le=359)] = None
     seat_belt: Annotated[bool | None, Field(alias="seatBelt")] = None
-    fork_height_mm: Annotated[int | None, Field(alias="forkHeightMm", ge=0)] = None
+    fork_height_mm: Annotated[int | None, Field(alias="forkHeightMm", ge=0, le=65_535)] = None
     lifting: bool | None = None
     lock_level: Annotated[int | None, Field(alias="lockLevel", ge=0, le=2)] = None
     speed_limit_kmh: Annotated[float | None, Field(alias="speedLimitKmh", ge=0)] = None

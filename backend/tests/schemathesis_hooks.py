@@ -1,0 +1,124 @@
+"""schemathesis hooks of ``test_schemathesis.py`` (the CLI loads this module through ``SCHEMATHESIS_HOOKS``).
+
+``documented_input_accepted``: a request the OpenAPI document allows is accepted. The refusal it is built around is
+a row that does not exist: a well-formed id that names no row is answered as BladeX answers it, HTTP 400 with the
+not-found message ("数据不存在" / "The record does not exist"), and existing clients rely on that.
+
+A document says what a request may look like, not what the database holds, so a few more refusals of well-formed
+requests are the server's state speaking, each with its own message (``REFUSALS_OF_STATE``): another row that does
+not exist (a parent, a tenant, an organisation or role named by id), a value another row already holds, credentials
+that match no account, devices that are not the caller's, registration switched off, the rules of a row that exists
+(a vehicle without a terminal...), and what no JSON schema can say (a spreadsheet's content, a polygon whose edges
+cross). Any other 4xx to a schema-valid request fails the run, and so does a 400 for any other reason: a required
+field the document left optional, a format it did not state, a sort column it did not list. Server errors are
+``not_a_server_error``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import schemathesis
+
+from liftdesk.core.i18n import MESSAGES
+from liftdesk.core.ids import ID_RE
+
+#: ``core.i18n`` keys of the refusals that the server's data or settings make, not the request's form: by status,
+#: the operations (path suffix, or "" for any) where each may answer a well-formed request, and why.
+REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
+    "not_found": (400, "", "the id names no row"),
+    "tenant_not_found": (400, "", "the tenant id names no tenant"),
+    "bad_parent": (400, "", "parentId names no row"),
+    "duplicate": (400, "", "another row holds the value (unique in the tenant)"),
+    "device_bound_here": (400, "", "another vehicle holds the device number"),
+    "device_unavailable": (400, "", "another tenant's vehicle holds the device number"),
+    "bad_credentials": (400, "/oauth/token", "no account with that name and password"),
+    "captcha_required": (400, "/oauth/token", "the account failed to sign in several times"),
+    "too_many_failures": (400, "/oauth/token", "the account failed to sign in too often"),
+    "forbidden": (403, "/api/liftdesk/ingest", "the devices are not the caller's (unknown ones included)"),
+    "register_closed": (403, "/register-guest", "self-registration is switched off (a parameter)"),
+    "import_unreadable": (400, "/importCar", "the file is no workbook (what a file holds, no schema says)"),
+    "import_header": (400, "/importCar", "the workbook is not the template"),
+    "import_empty": (400, "/importCar", "the workbook holds no rows"),
+    "polygon_crossing": (400, "", "a polygon's edges cross (no schema says)"),
+    # rules of rows that exist, met when a generated id happens to name one
+    "no_terminal": (400, "", "the vehicle has no terminal"),
+    "has_children": (400, "", "the row has children"),
+    "dept_has_users": (400, "", "the organisation has users"),
+    "cannot_delete_builtin": (400, "", "the row is built in"),
+    "command_not_pending": (400, "", "the command is no longer pending"),
+}
+_ID = re.compile(f"^{ID_RE}$")
+
+
+def _template(text: str) -> re.Pattern[str]:
+    """A message template of ``core.i18n`` (``{field} 已存在: {value}``) as a regular expression."""
+    parts = re.split(r"\{(\w+)\}", text)
+    pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
+    return re.compile(f"^{pattern}$", re.S)
+
+
+_STATE = [(key, _template(text)) for key in REFUSALS_OF_STATE for text in MESSAGES[key]]
+_FIELD_INVALID = [_template(text) for text in MESSAGES["field_invalid"]]
+
+
+def _message(body: bytes) -> str:
+    try:
+        answer: Any = json.loads(body)
+    except ValueError:
+        return ""
+    return str(answer.get("msg", "")) if isinstance(answer, dict) else ""
+
+
+def _ids(value: Any) -> Iterator[bool]:
+    if isinstance(value, list):
+        for item in value:
+            yield from _ids(item)
+    elif isinstance(value, str):
+        yield from (bool(_ID.match(part)) for part in value.split(","))
+    else:
+        yield False
+
+
+def _names_an_id(case: Any, field: str) -> bool:
+    """Did the request give ``field`` as ids (well-formed)? Then "``field`` is not valid" means they name no row
+    (the server's words for an organisation, role, vehicle... that does not exist)."""
+    for given in (case.body, case.query):
+        if isinstance(given, dict) and field in given:
+            found = list(_ids(given[field]))
+            return bool(found) and all(found)
+    return False
+
+
+def state_refusal(case: Any, status: int, msg: str) -> str | None:
+    """Why the server's state (not the request's form) refused it, or None."""
+    path = case.operation.path
+    for key, template in _STATE:
+        expected, where, why = REFUSALS_OF_STATE[key]
+        if status == expected and path.endswith(where) and template.match(msg):
+            return why
+    if status == 400:
+        for template in _FIELD_INVALID:
+            found = template.match(msg)
+            if found and _names_an_id(case, found["field"]):
+                return f"{found['field']} names no row"
+    return None
+
+
+@schemathesis.check
+def documented_input_accepted(ctx: Any, response: Any, case: Any) -> bool | None:
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None  # negative data: anything but a server error will do
+    status = response.status_code
+    if status < 400 or status >= 500:
+        return None
+    if state_refusal(case, status, _message(response.content)) is not None:
+        return None
+    raise AssertionError(
+        f"{case.operation.label}: the document allows this request, and the server refused it "
+        f"({status}: {response.content[:300].decode(errors='replace')})"
+    )
