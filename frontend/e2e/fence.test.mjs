@@ -155,7 +155,7 @@ describe('electronic fences', () => {
     await page.screenshot({ path: shot('fence-editor-circle') });
 
     await panel.getByRole('button', { name: /保\s*存/ }).click();
-    await expectToast('新增成功');
+    await expectToast('保存成功');
     await page.waitForURL(/\/operation\/fence$/);
     const row = page.getByRole('row', { name: new RegExp(NAME) });
     await row.waitFor();
@@ -218,7 +218,7 @@ describe('electronic fences', () => {
     await page.screenshot({ path: shot('fence-editor-polygon') });
 
     await panel.getByRole('button', { name: /保\s*存/ }).click();
-    await expectToast('修改成功');
+    await expectToast('保存成功');
     await page.waitForURL(/\/operation\/fence$/);
     const updated = page.getByRole('row', { name: new RegExp(NAME) });
     for (const text of ['多边形', '进出围栏报警']) await updated.getByText(text, { exact: true }).waitFor();

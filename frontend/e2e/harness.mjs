@@ -34,7 +34,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 export async function startBackend({ gateway = false, vehicles = 0, name = 'e2e', initialPassword = false } = {}) {
   if (!existsSync(LIFTDESK)) throw new Error(`${LIFTDESK} is missing: install the backend first (make install)`);
-  if (!existsSync(join(FRONTEND, 'dist', 'index.html'))) throw new Error('frontend/dist is missing: run `npm run build` first');
+  if (!existsSync(join(process.env.E2E_WEB_DIR ?? join(FRONTEND, 'dist'), 'index.html')))
+    throw new Error('frontend/dist is missing: run `npm run build` first');
   mkdirSync(OUT, { recursive: true });
   const db = join(OUT, `${name}.db`);
   for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
@@ -49,7 +50,8 @@ export async function startBackend({ gateway = false, vehicles = 0, name = 'e2e'
       LIFTDESK_PORT: String(port),
       LIFTDESK_GATEWAY_PORT: String(gatewayPort),
       LIFTDESK_SIMULATOR_VEHICLES: String(vehicles),
-      LIFTDESK_WEB_DIR: join(FRONTEND, 'dist'),
+      // E2E_WEB_DIR: a copy of the built app, for a run that another build of frontend/dist must not disturb
+      LIFTDESK_WEB_DIR: process.env.E2E_WEB_DIR ?? join(FRONTEND, 'dist'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -174,14 +176,20 @@ export function ui(getPage) {
       await form.getByRole('button', { name: /登\s*录/ }).click();
     },
 
-    /** Signs in as the tenant's administrator from the login page and closes the shutdown notice. */
+    /** Waits for the signed-in shell on the home page: its side menu is loaded and no dialog stands in the way. */
+    async shellReady() {
+      const page = getPage();
+      await page.waitForURL(/\/wel\/index$/);
+      await page.locator('.app-sider .side-menu > li').first().waitFor();
+      if (await page.locator('.ant-modal-wrap:visible').count()) throw new Error('a dialog stands in the way after sign-in');
+    },
+
+    /** Signs in as the tenant's administrator from the login page. */
     async signInAsAdmin(base) {
       const page = getPage();
       await page.goto(`${base}/login`);
       await helpers.fillLogin('admin', ADMIN_PASSWORD);
-      await page.waitForURL(/\/wel\/index$/);
-      await helpers.opened(page.getByRole('dialog', { name: '平台停用通知' }));
-      await page.getByRole('button', { name: '我知道了' }).click();
+      await helpers.shellReady();
     },
 
     /** Opens a menu page through the sidebar (its group is expanded when needed). */

@@ -71,7 +71,7 @@ describe('fleet', () => {
     await dialog.getByLabel('设备号').fill('013912340007');
     await dialog.getByLabel('额定载重 (kg)').fill('1800');
     await dialog.getByRole('button', { name: /保\s*存/ }).click();
-    await expectToast('新增成功');
+    await expectToast('保存成功');
     await page.locator('.ant-table-row', { hasText: NEW_CAR }).waitFor();
     await settle();
     await page.screenshot({ path: shot('vehicle-list') });

@@ -7,7 +7,7 @@ let backend;
 let browser;
 let page;
 const errors = [];
-const { fillLogin, opened } = ui(() => page);
+const { fillLogin, shellReady } = ui(() => page);
 
 before(async () => {
   backend = await startBackend({ name: 'password', initialPassword: true });
@@ -49,9 +49,7 @@ describe('first sign-in', () => {
     await form.getByLabel('新密码').fill('Chosen-pw#7');
     await form.getByLabel('确认密码').fill('Chosen-pw#7');
     await form.getByRole('button', { name: '修改密码' }).click();
-    await page.waitForURL(/\/wel\/index$/);
-    await opened(page.getByRole('dialog', { name: '平台停用通知' }));
-    await page.getByRole('button', { name: '我知道了' }).click();
+    await shellReady();
     const after = await api(backend.base, '/api/blade-system/tenant/list', {
       token: await tokenFor(backend.base, 'admin', 'Chosen-pw#7'),
     });

@@ -11,7 +11,7 @@ import { openTab, tabsStore, useTabs, findTab } from '../store/tabs';
 import { Logo, LogoMark } from '../components/Logo';
 import { ErrorBoundary } from './ErrorBoundary';
 import { MenuSearchOverlay } from './MenuSearch';
-import { NoticeDialog } from './dialogs';
+import { LiveProvider } from '../live/LiveProvider';
 import { ServerClock } from './ServerClock';
 import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
@@ -50,7 +50,10 @@ function useDeptLogo(deptId: string | undefined): string | undefined {
 export default function Layout() {
   return (
     <QueryClientProvider client={queryClient}>
-      <Shell />
+      {/* one live socket for every page that shows live data: opened when one first needs it */}
+      <LiveProvider>
+        <Shell />
+      </LiveProvider>
     </QueryClientProvider>
   );
 }
@@ -167,7 +170,11 @@ function Shell() {
         </AntLayout.Content>
       </AntLayout>
       <MenuSearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} menus={allMenus} />
-      <NoticeDialog />
+      {/*
+        Notices: none is shown until an administrator publishes one. When the server has a notice API (a notice
+        resource: title, body, publish time, audience), a <NoticeDialog> here shows the user's unread published
+        notices once each, and marks them read; the old platform's hard-coded shutdown notice is gone.
+      */}
     </AntLayout>
   );
 }

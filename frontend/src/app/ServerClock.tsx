@@ -1,34 +1,22 @@
 import { useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Tooltip } from 'antd';
 import { ClockCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { getIpOffset } from '../api/menu';
-import { clockSkew, formatZoned, offsetLabel } from './serverTime';
+import { formatZoned, offsetLabel } from './serverTime';
+import { useServerClock } from './useServerClock';
 
 /** Server time in the tenant's zone, refreshed every second (sidebar footer). */
 export function ServerClock({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
-  const { data } = useQuery({
-    queryKey: ['server-time'],
-    queryFn: async () => {
-      const sent = Date.now();
-      const answer = await getIpOffset();
-      // assume the server read its clock half-way through the round trip
-      const received = Date.now();
-      return { skew: clockSkew(answer.timestamp, (sent + received) / 2), offset: answer.offset };
-    },
-    staleTime: 10 * 60_000,
-    refetchInterval: 10 * 60_000,
-  });
+  const clock = useServerClock();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  if (!data) return null;
-  const { date, time } = formatZoned(now + data.skew, data.offset);
-  const title = `${t('shell.serverTime')} ${date} ${time} (${offsetLabel(data.offset)})`;
+  if (!clock.known) return null;
+  const { date, time } = formatZoned(now + clock.skew, clock.offset);
+  const title = `${t('shell.serverTime')} ${date} ${time} (${offsetLabel(clock.offset)})`;
   if (collapsed) {
     return (
       <Tooltip title={title} placement="right">
@@ -41,7 +29,7 @@ export function ServerClock({ collapsed }: { collapsed: boolean }) {
   return (
     <div className="server-clock" title={title} data-testid="server-clock">
       <div className="server-clock-label">
-        {t('shell.serverTime')} · {offsetLabel(data.offset)}
+        {t('shell.serverTime')} · {offsetLabel(clock.offset)}
       </div>
       <div className="server-clock-time">{time}</div>
       <div className="server-clock-date">{date}</div>

@@ -1,11 +1,10 @@
-import { App, Button, Form, Input, Modal, Space, Table, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Space, Table } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { setLockPasswd, closeNotice, useCommon } from '../store/common';
+import { setLockPasswd, useCommon } from '../store/common';
 import { clearErrorLogs, useErrorLogs, type ErrorLog } from '../store/errorLog';
 import { uploadErrorLogs } from '../api/auth';
 import { toast } from '../api/toast';
-import { website } from '../config/website';
 import { THEMES } from './themes';
 import { setThemeName } from '../store/common';
 
@@ -70,30 +69,6 @@ export function ThemeDialog({ open, onClose }: { open: boolean; onClose: () => v
           </button>
         ))}
       </div>
-    </Modal>
-  );
-}
-
-export function NoticeDialog() {
-  const { t } = useTranslation();
-  const { noticeClosed } = useCommon();
-  return (
-    <Modal
-      open={!noticeClosed}
-      title={t('notice.title')}
-      onCancel={closeNotice}
-      footer={
-        <Button type="primary" onClick={closeNotice}>
-          {t('notice.ok')}
-        </Button>
-      }
-      mask={{ closable: false }}
-      width={520}
-    >
-      <Typography.Paragraph type="secondary">{t('notice.date', { date: website.noticeDate })}</Typography.Paragraph>
-      <Typography.Paragraph>{t('notice.body', { date: website.shutdownDate })}</Typography.Paragraph>
-      <Typography.Paragraph>{t('notice.migrate')}</Typography.Paragraph>
-      <Typography.Paragraph strong>{t('notice.hours')}</Typography.Paragraph>
     </Modal>
   );
 }

@@ -31,3 +31,9 @@ export function offsetLabel(offsetMinutes: number): string {
   const abs = Math.abs(offsetMinutes);
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
+
+/** The greeting of the hour in the tenant's zone (not the browser's): morning until noon, afternoon until 18:00. */
+export function greetingKey(epochMs: number, offsetMinutes: number): 'wel.morning' | 'wel.afternoon' | 'wel.evening' {
+  const { hour } = zonedParts(epochMs, offsetMinutes);
+  return hour < 12 ? 'wel.morning' : hour < 18 ? 'wel.afternoon' : 'wel.evening';
+}

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { usePermissions } from '../app/useMenu';
+import { useAccess } from '../access/useAccess';
 
-/** Renders its children only when the user holds the button permission `code`. */
+/** Renders its children only when the user may use the button `code` (administrators may: see `useAccess`). */
 export function Can({ code, children, fallback = null }: { code: string; children: ReactNode; fallback?: ReactNode }) {
-  const permissions = usePermissions();
-  return <>{permissions.has(code) ? children : fallback}</>;
+  const { can } = useAccess();
+  return <>{can(code) ? children : fallback}</>;
 }

@@ -5,7 +5,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TreeNode } from '../api/types';
 import { toast } from '../api/toast';
-import { usePermissions } from '../app/useMenu';
+import { useAccess } from '../access/useAccess';
 import type { Row, ToolbarExtraProps } from '../resources/types';
 import { initialGrant, withAncestors, type GrantSpec } from './grant';
 
@@ -27,7 +27,7 @@ function GrantDialog({ spec, rows, onClose }: { spec: GrantSpec; rows: Row[]; on
       // parents of granted items are granted too (a menu needs its ancestors)
       for (const s of spec.sections) payload[s.key] = withAncestors(checked[s.key] ?? [], trees.data?.[s.key]);
       await spec.save(ids, payload);
-      toast.success(t('common.success'));
+      toast.success(t('crud.saved'));
       onClose();
     } catch {
       // the request wrapper showed the server's message
@@ -81,9 +81,9 @@ function GrantDialog({ spec, rows, onClose }: { spec: GrantSpec; rows: Row[]; on
 /** A toolbar button that opens a grant dialog (menus, data scopes, API scopes) for the selected rows. */
 export function GrantButton({ spec, selectedRows }: ToolbarExtraProps & { spec: GrantSpec }) {
   const { t } = useTranslation();
-  const permissions = usePermissions();
+  const { can } = useAccess();
   const [open, setOpen] = useState(false);
-  if (!permissions.has(spec.permission)) return null;
+  if (!can(spec.permission)) return null;
   const start = () => {
     if (selectedRows.length === 0) {
       toast.warning(t('crud.selectOne'));

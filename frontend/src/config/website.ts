@@ -33,9 +33,6 @@ export const website = {
   storagePrefix: 'saber-',
   dateTimeFormat: 'YYYY-MM-DD HH:mm:ss',
   dateFormat: 'YYYY-MM-DD',
-  /** Date of the notice about the old platform, and of its shutdown. */
-  noticeDate: '2025-03-25',
-  shutdownDate: '2025-10-31',
   /** Maps: the basemap used unless a page names another, where a map opens with nothing to show, and the basemaps. */
   map: {
     basemap: 'osm',

@@ -17,7 +17,8 @@ export function backoffMs(attempt: number): number {
 const FINAL_CODES = new Set([4401, 4403]);
 
 export interface FeedOptions {
-  url: string;
+  /** The socket's URL, read at each (re)connection (a refreshed token is used by the next one). */
+  url: string | (() => string);
   onMessage: (message: unknown) => void;
   onStatus: (status: FeedStatus) => void;
   /** Called when the server refuses the token: the caller signs out or refreshes. */
@@ -48,7 +49,8 @@ export class LiveFeed {
   private connect(): void {
     const { opts } = this;
     opts.onStatus('connecting');
-    const socket = (opts.createSocket ?? ((u) => new WebSocket(u)))(opts.url);
+    const url = typeof opts.url === 'function' ? opts.url() : opts.url;
+    const socket = (opts.createSocket ?? ((u) => new WebSocket(u)))(url);
     this.socket = socket;
     socket.onopen = () => {
       this.attempt = 0;

@@ -80,6 +80,17 @@ export class LiveStore {
     return () => this.listeners.delete(listener);
   };
 
+  /** Forgets every vehicle and event (a sign-out: the next user sees nothing of this one's) and tells at once. */
+  clear(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.vehicles = new Map();
+    this.events = [];
+    this.version = 0;
+    this.snapshot = { vehicles: new Map(), events: [], version: 0 };
+    this.listeners.forEach((l) => l());
+  }
+
   dispose(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;

@@ -1,26 +1,17 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useSession } from '../store/session';
-import { LiveFeed, liveUrl } from './feed';
-import { LiveStore, type LiveSnapshot } from './store';
+import { use, useEffect, useSyncExternalStore } from 'react';
+import { LiveHubContext } from './context';
+import type { LiveSnapshot } from './store';
 import type { FeedStatus } from './types';
 
 /**
- * The live feed for the signed-in user while the calling page is mounted: the vehicles and alarms it has sent, and
- * the connection's state. A new access token (refresh) reconnects with it.
+ * The live feed while the calling page is mounted: the vehicles and alarms it has sent, and the connection's
+ * state. Every page shares the shell's one socket (`LiveProvider`).
  */
 export function useLive(): { live: LiveSnapshot; status: FeedStatus } {
-  const { token } = useSession();
-  const [store] = useState(() => new LiveStore());
-  const [status, setStatus] = useState<FeedStatus>('connecting');
-  const live = useSyncExternalStore(store.subscribe, store.get, store.get);
-
-  useEffect(() => {
-    if (!token) return;
-    const feed = new LiveFeed({ url: liveUrl(token), onMessage: (m) => store.apply(m), onStatus: setStatus });
-    feed.start();
-    return () => feed.stop();
-  }, [token, store]);
-
-  useEffect(() => () => store.dispose(), [store]);
+  const hub = use(LiveHubContext);
+  if (!hub) throw new Error('useLive needs the LiveProvider of the signed-in shell');
+  useEffect(() => hub.acquire(), [hub]);
+  const live = useSyncExternalStore(hub.subscribe, hub.getSnapshot, hub.getSnapshot);
+  const status = useSyncExternalStore(hub.subscribeStatus, hub.getStatus, hub.getStatus);
   return { live, status };
 }

@@ -98,6 +98,7 @@ export function resolveResource(definition: ResourceDefinition): ResourceConfig 
     paged: definition.paged ?? (ownList ? false : (paged ?? false)),
     tree: definition.tree ?? (server?.tree && !ownList && paged === false ? true : undefined),
     transfer: resource ? transferCalls(resource) : undefined,
+    labelField: definition.labelField ?? server?.label,
     columns: definition.columns.map((c) => resolveColumn(c, server?.fields[c.prop])),
   });
   DECLARED.set(config, definition);

@@ -23,7 +23,7 @@ function pathsOf(config: ResourceConfig): string[] {
     ...Object.values(config.api),
     ...config.columns.flatMap((c) => [c.treeUrl, c.remote?.url]),
     config.sideTree?.url,
-    ...(config.rowActions ?? []).map((a) => a.path),
+    ...(config.rowActions ?? []).map((a) => ('path' in a ? a.path : undefined)),
   ].filter((p): p is string => typeof p === 'string');
 }
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, LazyExoticComponent, ReactNode } from 'react';
 import type { FormRule as Rule } from 'antd';
 import type { TransferCalls } from '../api/manifest';
 import type { Params } from '../api/request';
@@ -92,6 +92,11 @@ export interface Column {
   defaultValue?: unknown;
   /** Custom text for the table and detail (`t` translates an i18n key, with interpolation values). */
   format?: (value: unknown, row: Row, t: Translate) => ReactNode;
+  /**
+   * A secret (a password, a client secret; or, as a function, the rows whose value is one): the table, the detail
+   * and the CSV show •••• — users who may edit the row can reveal it on demand.
+   */
+  secret?: boolean | ((row: Row) => boolean);
 }
 
 export interface ToolbarExtraProps {
@@ -105,13 +110,19 @@ export interface ToolbarExtraProps {
 /** Renders an extra toolbar button. */
 export type ToolbarExtra = (props: ToolbarExtraProps) => ReactNode;
 
-/** A call on one row besides view / edit / delete (e.g. release a vehicle's terminal), confirmed first. */
-export interface RowAction {
+interface RowActionBase {
   key: string;
   /** i18n key of the button. */
   label: string;
   /** The button permission it needs (`<code>_<permission>`). */
   permission: string;
+  /** Shown only for rows it applies to. */
+  when?: (row: Row) => boolean;
+  danger?: boolean;
+}
+
+/** A call on one row besides view / edit / delete (e.g. release a vehicle's terminal), confirmed first. */
+export interface CallRowAction extends RowActionBase {
   /** i18n key of the confirmation (receives the row's fields for interpolation). */
   confirm: string;
   /** i18n key of the success message. */
@@ -119,11 +130,27 @@ export interface RowAction {
   /** POST to this path with `params(row)`. */
   path: string;
   params: (row: Row) => Params;
-  /** Shown only for rows it applies to. */
-  when?: (row: Row) => boolean;
   /** Text to show the user from the call's `data` (e.g. a password made by the server, shown once), in a dialog. */
   result?: (data: unknown, row: Row) => string;
-  danger?: boolean;
+}
+
+/** What a dialog opened from a row gets: the row, how to close it, and how to refresh the page's list. */
+export interface RowDialogProps {
+  row: Row;
+  onClose: () => void;
+  reload: () => void;
+}
+
+/** A row button that opens a dialog of its own for the row (e.g. the vehicles bound to a fence). */
+export interface OpenRowAction extends RowActionBase {
+  /** The dialog (a lazy one loads when first opened). */
+  open: ComponentType<RowDialogProps> | LazyExoticComponent<ComponentType<RowDialogProps>>;
+}
+
+export type RowAction = CallRowAction | OpenRowAction;
+
+export function isOpenAction(action: RowAction): action is OpenRowAction {
+  return 'open' in action;
 }
 
 export interface ResourceApi {
@@ -144,6 +171,8 @@ export interface ResourceApi {
 export interface ResourceConfig {
   /** Menu code: permission codes are `<code>_add`, `_edit`, `_view`, `_delete`. */
   code: string;
+  /** The field that names a row to the user (the manifest's `label`, e.g. `carNo`): delete confirmations list it. */
+  labelField?: string;
   /** The server's resource (its key in the manifest, e.g. `vehicle`): paths, field types and limits come from it. */
   resource?: string;
   /** i18n key of the page title. */

@@ -7,7 +7,6 @@ export interface CommonState {
   themeName: string;
   isLock: boolean;
   lockPasswd: string;
-  noticeClosed: boolean;
 }
 
 function load(): CommonState {
@@ -16,7 +15,6 @@ function load(): CommonState {
     themeName: getStore<string>('themeName') ?? DEFAULT_THEME,
     isLock: getStore<boolean>('isLock', 'session') ?? false,
     lockPasswd: getStore<string>('lockPasswd', 'session') ?? '',
-    noticeClosed: getStore<boolean>('noticeClosed') ?? false,
   };
 }
 
@@ -51,9 +49,4 @@ export function clearLock(): void {
   removeStore('isLock', 'session');
   removeStore('lockPasswd', 'session');
   commonStore.set((s) => ({ ...s, isLock: false, lockPasswd: '' }));
-}
-
-export function closeNotice(): void {
-  setStore('noticeClosed', true);
-  commonStore.set((s) => ({ ...s, noticeClosed: true }));
 }

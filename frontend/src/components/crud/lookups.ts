@@ -1,11 +1,13 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { getDictionary, getTree } from '../../api/dict';
+import { dictLabel } from '../../i18n/dictLabel';
 import { get } from '../../api/request';
 import type { TreeNode } from '../../api/types';
 import type { Column, Row } from '../../resources/types';
-import { isEmpty, isOn, splitIds } from './values';
+import { isEmpty, isNoParent, isOn, splitIds } from './values';
 
 const FIVE_MINUTES = 5 * 60_000;
 
@@ -19,6 +21,14 @@ export function dictQuery(code: string, biz = false) {
 
 export function useDict(code: string, biz = false) {
   return useQuery(dictQuery(code, biz));
+}
+
+/** A dictionary's entries as options (value = key), labelled in the UI language (`dictLabel`). */
+export function useDictOptions(code: string, biz = false): { options: { value: string; label: string }[]; isLoading: boolean } {
+  const { t } = useTranslation();
+  const { data, isLoading } = useDict(code, biz);
+  const options = (data ?? []).map((d) => ({ value: String(d.dictKey), label: dictLabel(t, code, d.dictKey, d.dictValue) }));
+  return { options, isLoading };
 }
 
 export function treeQuery(url: string) {
@@ -57,7 +67,9 @@ export function useColumnLookups(columns: Column[], t: TFunction): Lookups {
   sources.forEach((c, i) => {
     const data = results[i]?.data as unknown;
     const map = new Map<string, string>();
-    if (c.dictCode) for (const d of (data as { dictKey: string; dictValue: string }[] | undefined) ?? []) map.set(String(d.dictKey), d.dictValue);
+    if (c.dictCode)
+      for (const d of (data as { dictKey: string; dictValue: string }[] | undefined) ?? [])
+        map.set(String(d.dictKey), dictLabel(t, c.dictCode, d.dictKey, d.dictValue));
     else if (c.treeUrl) flattenTree(data as TreeNode[] | undefined, map);
     else if (c.remote) for (const r of (data as Row[] | undefined) ?? []) map.set(String(r[c.remote.valueKey]), String(r[c.remote.labelKey] ?? ''));
     lookups[c.prop] = map;
@@ -72,9 +84,18 @@ export function useColumnLookups(columns: Column[], t: TFunction): Lookups {
 export function displayValue(column: Column, row: Row, lookups: Lookups, t: TFunction): ReactNode {
   const value = row[column.prop];
   if (column.format) return column.format(value, row, (k, options) => (options ? t(k, options) : t(k)));
-  if (column.displayProp && !isEmpty(row[column.displayProp])) return String(row[column.displayProp]);
   if (column.type === 'password') return '••••••';
   if (column.type === 'switch') return isOn(value) ? t('common.yes') : t('common.no');
+  // a row at the top of a tree has no parent: its "parent" 0 is no row to name
+  if (column.type === 'tree' && !column.multiple && column.prop === 'parentId' && (isEmpty(value) || isNoParent(value))) return t('crud.topLevel');
+  const shown = column.displayProp && !isEmpty(row[column.displayProp]) ? String(row[column.displayProp]) : undefined;
+  // a dictionary value in the UI language, whatever text the row carries with it (the server's is Chinese)
+  if (column.dictCode && !isEmpty(value)) {
+    const map = lookups[column.prop];
+    const keys = splitIds(value);
+    return keys.map((k) => map?.get(k) ?? dictLabel(t, column.dictCode!, k, keys.length === 1 && shown ? shown : k)).join(', ');
+  }
+  if (shown !== undefined) return shown;
   if (isEmpty(value)) return '';
   const map = lookups[column.prop];
   if (map) {

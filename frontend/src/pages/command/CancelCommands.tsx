@@ -3,7 +3,7 @@ import { StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
-import { usePermissions } from '../../app/useMenu';
+import { useAccess } from '../../access/useAccess';
 import type { ToolbarExtraProps } from '../../resources/types';
 import { CANCEL_PERMISSION, SEND_PERMISSION, cancelCommands, pendingIds } from './command';
 
@@ -14,8 +14,8 @@ import { CANCEL_PERMISSION, SEND_PERMISSION, cancelCommands, pendingIds } from '
 export function CancelCommandsButton({ selectedRows, reload, clearSelection }: ToolbarExtraProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const permissions = usePermissions();
-  if (!permissions.has(CANCEL_PERMISSION) || !permissions.has(SEND_PERMISSION)) return null;
+  const { can } = useAccess();
+  if (!can(CANCEL_PERMISSION) || !can(SEND_PERMISSION)) return null;
 
   const start = () => {
     if (selectedRows.length === 0) {

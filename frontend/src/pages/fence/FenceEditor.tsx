@@ -23,6 +23,7 @@ import { AimOutlined, CheckOutlined, ClearOutlined, CloseOutlined, EditOutlined,
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../api/toast';
 import { usePermissions } from '../../app/useMenu';
+import { useAccess } from '../../access/useAccess';
 import { closeTab, tabsStore } from '../../store/tabs';
 import { FieldInput } from '../../components/crud/fields';
 import type { Column } from '../../resources/types';
@@ -65,11 +66,12 @@ export default function FenceEditor() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? undefined;
   const permissions = usePermissions();
+  const access = useAccess();
   const back = useBackToList();
   const fence = useQuery({ queryKey: ['fence', id], queryFn: () => getFence(id!), enabled: !!id, staleTime: 0, gcTime: 0 });
 
   // Buttons load with the shell; until then (or for a user without any) the server has the last word.
-  if (permissions.size > 0 && !permissions.has(id ? 'fence_edit' : 'fence_add')) {
+  if ((access.admin || permissions.size > 0) && !access.canDo('fence', id ? 'edit' : 'add')) {
     return <Result status="403" title={t('fence.forbidden')} extra={<Button onClick={back}>{t('fence.backToList')}</Button>} />;
   }
   if (id && fence.isError) {
@@ -201,7 +203,7 @@ function FenceForm({ fence }: { fence: Fence | null }) {
     setSaving(true);
     try {
       await saveFence(fencePayload(values, shape, carIds, id));
-      toast.success(t(id ? 'crud.updated' : 'crud.added'));
+      toast.success(t('crud.saved'));
       setDirty(false);
       await queryClient.invalidateQueries({ queryKey: ['crud', 'fence'] });
       back();

@@ -22,10 +22,10 @@ import {
 import { AimOutlined, CloseOutlined, NodeIndexOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { getIpOffset } from '../../api/menu';
-import { usePermissions } from '../../app/useMenu';
+import { useAccess } from '../../access/useAccess';
+import { useServerClock } from '../../app/useServerClock';
 import { useLive } from '../../live/useLive';
-import type { FeedStatus, LiveEvent, LiveVehicle } from '../../live/types';
+import type { FeedStatus, LiveVehicle } from '../../live/types';
 import MapView from '../../map/MapView';
 import { FitBounds } from '../../map/FitBounds';
 import { FlyTo } from '../../map/FlyTo';
@@ -35,6 +35,7 @@ import { STATE_COLORS } from '../../map/vehicleStyle';
 import { boundsOf, type LonLat } from '../../map/geo';
 import { answeredParams, getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
 import {
+  alarmEntries,
   ageParts,
   ageSeconds,
   countByFilter,
@@ -42,25 +43,9 @@ import {
   hasPosition,
   todayPeriod,
   visibleVehicles,
+  type AlarmEntry,
   type Filter,
 } from './monitor';
-
-const DEFAULT_OFFSET = 480;
-
-/** The tenant zone's offset (from the server clock answer the shell also asks for), and the server's "now". */
-function useServerClock(): { offset: number; now: () => number } {
-  const { data } = useQuery({
-    queryKey: ['server-time'],
-    queryFn: async () => {
-      const sent = Date.now();
-      const answer = await getIpOffset();
-      return { skew: answer.timestamp - (sent + Date.now()) / 2, offset: answer.offset };
-    },
-    staleTime: 10 * 60_000,
-  });
-  const skew = data?.skew ?? 0;
-  return { offset: data?.offset ?? DEFAULT_OFFSET, now: () => Date.now() + skew };
-}
 
 /** Re-renders every `ms` (for "n s ago" texts). */
 function useTick(ms: number): number {
@@ -259,20 +244,23 @@ function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, o
   );
 }
 
-function EventList({ events, vehicles, onSelect }: { events: readonly LiveEvent[]; vehicles: ReadonlyMap<string, LiveVehicle>; onSelect: (id: string) => void }) {
+/** 实时报警: the vehicles in alarm when the page opened, and the alarms that came since on top. */
+function AlarmList({ entries, vehicles, onSelect }: { entries: AlarmEntry[]; vehicles: ReadonlyMap<string, LiveVehicle>; onSelect: (id: string) => void }) {
   const { t } = useTranslation();
-  if (events.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noEvents')} />;
+  if (entries.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noEvents')} />;
   return (
     <List
       size="small"
-      dataSource={events.slice(0, 30)}
+      dataSource={entries.slice(0, 50)}
       renderItem={(e) => (
-        <List.Item className="monitor-event" onClick={() => onSelect(e.carId)}>
+        <List.Item key={e.key} className="monitor-event" onClick={() => onSelect(e.carId)} data-testid="alarm-entry">
           <Space size={6}>
             <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
             <span>{e.carNo ?? vehicles.get(e.carId)?.carNo ?? e.carId}</span>
           </Space>
-          <Typography.Text type="secondary">{(e.time ?? '-').slice(11)}</Typography.Text>
+          <Tooltip title={e.current ? t('monitor.alarmOngoing') : undefined}>
+            <Typography.Text type="secondary">{(e.time ?? '-').slice(11) || '-'}</Typography.Text>
+          </Tooltip>
         </List.Item>
       )}
     />
@@ -304,7 +292,7 @@ export default function LiveMonitor() {
   const { live, status } = useLive();
   const { offset, now } = useServerClock();
   useTick(5000);
-  const permissions = usePermissions();
+  const { can } = useAccess();
   const [filter, setFilter] = useState<Filter>('all');
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
@@ -316,6 +304,7 @@ export default function LiveMonitor() {
 
   const all = useMemo(() => [...live.vehicles.values()], [live]);
   const counts = useMemo(() => countByFilter(all), [all]);
+  const alarms = useMemo(() => alarmEntries(all, live.events), [all, live.events]);
   const rows = useMemo(() => visibleVehicles(all, filter, text), [all, filter, text]);
   const onMap: MapVehicle[] = useMemo(
     () =>
@@ -345,7 +334,7 @@ export default function LiveMonitor() {
     const v = live.vehicles.get(id);
     if (fly && v && hasPosition(v)) setFlyTarget({ at: [v.lon, v.lat], n: Date.now() });
   };
-  const canCommand = permissions.has('vehicle_edit');
+  const canCommand = can('vehicle_edit');
   const noVehicles = status === 'open' && live.version > 0 && all.length === 0;
 
   return (
@@ -410,7 +399,7 @@ export default function LiveMonitor() {
           {t('monitor.events')}
         </Typography.Title>
         <div className="monitor-events">
-          <EventList events={live.events} vehicles={live.vehicles} onSelect={(id) => select(id, true)} />
+          <AlarmList entries={alarms} vehicles={live.vehicles} onSelect={(id) => select(id, true)} />
         </div>
       </Card>
       <div className="monitor-map">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveVehicle } from '../../live/types';
-import { ageParts, ageSeconds, countByFilter, hasPosition, todayPeriod, visibleVehicles, zonedMs } from './monitor';
+import type { LiveEvent, LiveVehicle } from '../../live/types';
+import { alarmEntries, ageParts, ageSeconds, countByFilter, hasPosition, todayPeriod, visibleVehicles, zonedMs } from './monitor';
 
 const v = (id: string, extra: Partial<LiveVehicle> = {}): LiveVehicle => ({
   carId: id,
@@ -69,5 +69,29 @@ describe('monitor helpers', () => {
       beginTime: '2026-11-24 00:00:00',
       endTime: '2026-11-24 07:30:00',
     });
+  });
+
+  it('opens the alarm list with the vehicles in alarm now, then puts events on top as they come', () => {
+    const fleet = [
+      v('1', { alarms: ['overload'], gpsTime: '2026-11-24 07:00:00' }),
+      v('2', { alarms: [] }),
+      v('3', { alarms: ['speeding', 'collision'], gpsTime: '2026-11-24 07:10:00' }),
+    ];
+    const opened = alarmEntries(fleet, []);
+    expect(opened.map((e) => [e.carId, e.kind, e.current])).toEqual([
+      ['3', 'collision', true],
+      ['3', 'speeding', true],
+      ['1', 'overload', true],
+    ]);
+    expect(opened[0]).toMatchObject({ carNo: 'FL-3', time: '2026-11-24 07:10:00' });
+    const event = (id: string, carId: string, kind: string, time: string) => ({ id, carId, kind, time }) as LiveEvent;
+    // a new alarm of vehicle 3 that it has now too: listed once, as the event
+    const later = alarmEntries(fleet, [event('e2', '2', 'fence_in', '2026-11-24 07:20:00'), event('e1', '3', 'speeding', '2026-11-24 07:15:00')]);
+    expect(later.map((e) => [e.carId, e.kind, e.current])).toEqual([
+      ['2', 'fence_in', false],
+      ['3', 'speeding', false],
+      ['3', 'collision', true],
+      ['1', 'overload', true],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { LiveVehicle } from '../../live/types';
+import type { LiveEvent, LiveVehicle } from '../../live/types';
 import { formatZoned } from '../../app/serverTime';
 
 /** The filter tabs of the vehicle list, in order. */
@@ -66,4 +66,39 @@ export function ageParts(seconds: number): { value: number; unit: 's' | 'min' | 
 export function todayPeriod(nowMs: number, offsetMinutes: number): { beginTime: string; endTime: string } {
   const { date, time } = formatZoned(nowMs, offsetMinutes);
   return { beginTime: `${date} 00:00:00`, endTime: `${date} ${time}` };
+}
+
+/** A line of the 实时报警 list: an alarm that came while the page was open, or one a vehicle has now. */
+export interface AlarmEntry {
+  key: string;
+  carId: string;
+  carNo?: string | null;
+  kind: string;
+  time: string | null;
+  /** In progress when the page opened (from the vehicle's state) rather than an event that came since. */
+  current: boolean;
+}
+
+/**
+ * The 实时报警 list: the events that came since the page opened (newest first), then the alarms the vehicles have
+ * now that no such event repeats (latest report first), so the list opens with every vehicle in alarm.
+ */
+export function alarmEntries(vehicles: Iterable<LiveVehicle>, events: readonly LiveEvent[]): AlarmEntry[] {
+  const fromEvents: AlarmEntry[] = events.map((e, i) => ({
+    key: `event-${e.id ?? i}`,
+    carId: e.carId,
+    carNo: e.carNo,
+    kind: e.kind,
+    time: e.time,
+    current: false,
+  }));
+  const told = new Set(events.map((e) => `${e.carId}|${e.kind}`));
+  const now: AlarmEntry[] = [...vehicles]
+    .flatMap((v) =>
+      v.alarms
+        .filter((kind) => !told.has(`${v.carId}|${kind}`))
+        .map((kind) => ({ key: `now-${v.carId}-${kind}`, carId: v.carId, carNo: v.carNo, kind, time: v.gpsTime ?? null, current: true })),
+    )
+    .sort((a, b) => (b.time ?? '').localeCompare(a.time ?? '') || a.key.localeCompare(b.key));
+  return [...fromEvents, ...now];
 }

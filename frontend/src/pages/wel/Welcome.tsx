@@ -3,8 +3,13 @@ import { useNavigate, useOutletContext } from 'react-router';
 import { Avatar, Card, Col, Descriptions, Empty, Row, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
-import type { MenuVO } from '../../api/types';
+import { useQuery } from '@tanstack/react-query';
+import { operation } from '../../api/manifest';
+import { get } from '../../api/request';
+import type { MenuVO, TreeNode } from '../../api/types';
+import { roleNames } from '../../app/roles';
+import { greetingKey } from '../../app/serverTime';
+import { useServerClock } from '../../app/useServerClock';
 import { useSession } from '../../store/session';
 import { leafMenus, menuLabel, openMenu } from '../../app/menuUtil';
 import { menuIcon } from '../../app/menuIcons';
@@ -16,8 +21,17 @@ export default function Welcome() {
   const { userInfo } = useSession();
   const { menus } = useOutletContext<{ menus: MenuVO[] }>();
   const shortcuts = useMemo(() => leafMenus(menus).filter((m) => resolvePage(m.path)).slice(0, 12), [menus]);
-  const hour = dayjs().hour();
-  const greeting = hour < 12 ? t('wel.morning') : hour < 18 ? t('wel.afternoon') : t('wel.evening');
+  // the hour of the tenant's zone, as the server's clock gives it (not the browser's zone)
+  const clock = useServerClock();
+  const greeting = clock.known ? t(greetingKey(clock.now(), clock.offset)) : t('wel.hello');
+  // the roles' names, from the role list when the user may read it (silently: else the seeded names)
+  const roleTree = useQuery({
+    queryKey: ['role-names'],
+    queryFn: () => get<TreeNode[]>(operation('role', 'tree'), undefined, { silent: true }),
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+  const roles = roleNames(userInfo?.role_id, userInfo?.role_name, roleTree.data, t).join(', ');
   const name = userInfo?.real_name || userInfo?.nick_name || userInfo?.user_name || '';
 
   return (
@@ -58,7 +72,7 @@ export default function Welcome() {
               items={[
                 { key: 'account', label: t('wel.accountName'), children: userInfo?.account || userInfo?.user_name || '-' },
                 { key: 'tenant', label: t('wel.tenant'), children: userInfo?.tenant_id || '-' },
-                { key: 'role', label: t('wel.roles'), children: userInfo?.role_name || '-' },
+                { key: 'role', label: t('wel.roles'), children: roles || '-' },
               ]}
             />
           </Card>

@@ -1,4 +1,4 @@
-import { createElement } from 'react';
+import { createElement, lazy } from 'react';
 import { Tag } from 'antd';
 import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON } from '../../pages/fence/fence';
 import { operation } from '../../api/manifest';
@@ -6,6 +6,9 @@ import { defineResource } from '../types';
 
 export const FENCE_LIST_PATH = '/operation/fence';
 export const FENCE_EDITOR_PATH = '/adds/addOperating';
+
+// the bind / unbind page of a fence's vehicles, loaded when first opened
+const FenceVehicles = lazy(() => import('../../pages/fence/FenceVehicles'));
 
 export const fenceTypeOptions = [
   { value: FENCE_CIRCLE, label: 'fence.type.circle' },
@@ -26,6 +29,7 @@ export default defineResource({
   resource: 'fence',
   title: 'resource.fence',
   editRoute: FENCE_EDITOR_PATH,
+  rowActions: [{ key: 'bindVehicles', label: 'fence.bindVehicles', permission: 'view', open: FenceVehicles }],
   columns: [
     { prop: 'name', label: 'fence.name', search: true, searchParam: 'name_like', width: 180 },
     { prop: 'fenceType', label: 'fence.fenceType', type: 'select', options: fenceTypeOptions, width: 90 },

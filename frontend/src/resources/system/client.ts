@@ -6,7 +6,7 @@ export default defineResource({
   title: 'resource.client',
   columns: [
     { prop: 'clientId', label: 'client.clientId', search: true, width: 140 },
-    { prop: 'clientSecret', label: 'client.clientSecret', search: true, width: 160 },
+    { prop: 'clientSecret', label: 'client.clientSecret', width: 160, secret: true },
     { prop: 'scope', label: 'client.scope', width: 80 },
     {
       prop: 'authorizedGrantTypes',
