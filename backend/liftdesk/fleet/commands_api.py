@@ -526,7 +526,9 @@ class VersionUpdateIn(CarsIn):
             max_length=64, description="hardware version it is for (URL)", json_schema_extra={"pattern": UPGRADE_PARAM}
         ),
     ] = ""
-    upgrade_type: Annotated[int, Field(ge=0, le=255, description="package: 0 terminal, 12 IC card reader, 52 GNSS module")] = 0
+    upgrade_type: Annotated[
+        int, Field(ge=0, le=255, description="package: 0 terminal, 12 IC card reader, 52 GNSS module")
+    ] = 0
     connect_timeout_min: Annotated[
         int | None, Field(ge=0, le=0xFFFF, description="URL: minutes the terminal may take to reach the server")
     ] = None

@@ -660,7 +660,9 @@ class TenantSettingQuery(Schema):
     model_config = ConfigDict(json_schema_extra=documented(required=("ids",)))
 
     ids: str = Field(default="", description="comma-separated tenant row ids", json_schema_extra=IDS)
-    account_number: int = Field(default=-1, ge=-1, le=1_000_000, description="accounts the tenant may have (-1: no limit)")
+    account_number: int = Field(
+        default=-1, ge=-1, le=1_000_000, description="accounts the tenant may have (-1: no limit)"
+    )
     expire_time: Time | None = Field(default=None, description="end of the tenant's licence (none: never)")
 
 
