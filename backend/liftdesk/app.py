@@ -47,14 +47,13 @@ def operation_id(route: APIRoute) -> str:
 def load_contexts() -> None:
     """Import every context so that its resources register before the registry freezes."""
     import liftdesk.fleet.api
-    import liftdesk.fleet.commands_api
-    import liftdesk.fleet.fences_api
     import liftdesk.fleet.resources
     import liftdesk.system.api
     import liftdesk.system.passwords
     import liftdesk.system.resources
-    import liftdesk.telemetry.ingest_api
-    import liftdesk.telemetry.models  # noqa: F401
+    import liftdesk.telemetry.api
+    import liftdesk.telemetry.models
+    import liftdesk.telemetry.resources  # noqa: F401
 
 
 def create_app(

@@ -24,8 +24,8 @@ from liftdesk.core.config import get_settings
 
 async def _seed(url: str, demo_vehicles: int = 0) -> bool:
     from liftdesk.core.db import Database
-    from liftdesk.fleet.demo import ensure_demo_fleet
     from liftdesk.system.seed import seed
+    from liftdesk.telemetry.demo import ensure_demo_fleet
 
     db = Database(url=url)
     try:

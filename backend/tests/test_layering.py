@@ -37,3 +37,26 @@ def test_the_scan_sees_imports_inside_functions(tmp_path: Path) -> None:
     sample = tmp_path / "x.py"
     sample.write_text("def f():\n    from liftdesk.system.models import Dept\n    import liftdesk.fleet\n")
     assert imports_of(sample) == {"liftdesk.system.models", "liftdesk.fleet"}
+
+
+#: Which context may import which: a context downstream reacts to one upstream through its events
+#: (``core.events``), never the other way round, so no two contexts import each other.
+UPSTREAM: dict[str, frozenset[str]] = {
+    "system": frozenset(),
+    "fleet": frozenset({"system"}),
+    "telemetry": frozenset({"system", "fleet"}),
+}
+
+
+def test_contexts_import_only_what_is_upstream() -> None:
+    found = sorted(
+        f"{path.relative_to(ROOT).as_posix()}: {module}"
+        for context, allowed in UPSTREAM.items()
+        for path in (ROOT / context).rglob("*.py")
+        for module in imports_of(path)
+        if module.split(".")[:1] == ["liftdesk"]
+        and len(module.split(".")) > 1
+        and module.split(".")[1] in UPSTREAM
+        and module.split(".")[1] not in allowed | {context}
+    )
+    assert not found, f"a context imports one downstream of it: {found}"

@@ -118,7 +118,7 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
     the query, the body and the answer, and so that the permission (a dependency declared first) is checked before
     FastAPI reports invalid input."""
     from liftdesk.core import crud
-    from liftdesk.core.router import publish_outbox
+    from liftdesk.core.router import finish
 
     res = action.resource
 
@@ -181,9 +181,7 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
         answer = await action.handler(c, **args)
         # One place commits a request's work: a handler that wrote and did not commit is committed here, and the
         # request's bus messages and after-commit work follow the commit.
-        if c.session.in_transaction():
-            await c.session.commit()
-        await publish_outbox(request, c)
+        await finish(request, c)
         if action.raw:
             return answer
         return ok(answer, t(action.message) if action.message else None)

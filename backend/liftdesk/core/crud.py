@@ -388,7 +388,7 @@ async def submit(ctx: Ctx, body: BaseModel, mode: str = "submit") -> dict[str, A
         ctx.session.add(obj)
     await ctx.session.flush()
     await res.hooks.after_save(ctx, obj, data, creating)
-    await ctx.session.commit()
+    await ctx.session.flush()  # the layer commits the request's work (``router.finish``), not the operation
     await ctx.session.refresh(obj)
     return (await _finish(ctx, [obj]))[0]
 
@@ -433,7 +433,7 @@ async def remove(ctx: Ctx, ids: list[int]) -> bool:
     else:
         for r in rows:
             await ctx.session.delete(r)
-    await ctx.session.commit()
+    await ctx.session.flush()  # committed by the layer (``router.finish``)
     return True
 
 

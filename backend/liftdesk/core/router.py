@@ -314,7 +314,7 @@ def router_for(res: Resource) -> APIRouter:
                 c = await ctx(request, session, me)
                 given = ids or request.query_params.get("id", "") or request.query_params.get(res.id_param, "")
                 done = await crud.remove(c, crud.parse_ids(given))
-                await publish_outbox(request, c)
+                await finish(request, c)
                 return ok(done)
 
             router.add_api_route(
@@ -329,6 +329,14 @@ def router_for(res: Resource) -> APIRouter:
         else:  # pragma: no cover - a declaration error, caught at start-up
             raise ValueError(f"{res.name}: unknown operation kind {kind}")
     return router
+
+
+async def finish(request: Request, c: crud.Ctx) -> None:
+    """The one place a request's work is committed (generated operations and actions alike): commit what the
+    operation wrote, then publish its bus messages and run its after-commit work."""
+    if c.session.in_transaction():
+        await c.session.commit()
+    await publish_outbox(request, c)
 
 
 async def publish_outbox(request: Request, c: crud.Ctx) -> None:
@@ -389,7 +397,7 @@ def _submit_route(res: Resource, submit_in: Any, mode: str) -> Any:
     ) -> R[Any]:
         c = await crud.Ctx.build(session, me, res, dict(request.query_params))
         answer = await crud.submit(c, body, mode)
-        await publish_outbox(request, c)
+        await finish(request, c)
         return ok(answer)
 
     return _submit

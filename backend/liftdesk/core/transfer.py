@@ -233,6 +233,7 @@ async def import_rows(
                 raise ServiceError(t("duplicate", field=field, value=values.get(field)))
             body = body_model.model_validate({**values, "id": ident} if ident is not None else values)
             await crud.submit(ctx, body, "update" if ident is not None else "create")
+            await ctx.session.commit()  # a row is its own unit of work: a refused row leaves the others saved
             if ident is None:
                 report.created += 1
             else:

@@ -1,4 +1,4 @@
-"""Vehicles, their terminals and their electronic fences."""
+"""Vehicles and their electronic fences (their terminals are telemetry's: ``telemetry.models.Terminal``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import BigInteger, Float, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from liftdesk.core.db import Base, BaseEntity, IdMixin, TenantMixin
+from liftdesk.core.db import Base, BaseEntity, TenantMixin
 
 
 class Vehicle(BaseEntity, TenantMixin, Base):
@@ -41,28 +41,6 @@ class Vehicle(BaseEntity, TenantMixin, Base):
     speed_limit_kmh: Mapped[float | None] = mapped_column(Float)
     collision_threshold_g: Mapped[float | None] = mapped_column(Float)
     overload_threshold_kg: Mapped[float | None] = mapped_column(Float)
-
-
-class Terminal(IdMixin, TenantMixin, Base):
-    """A terminal as the gateway knows it: one per device number (the number in the protocol header)."""
-
-    __tablename__ = "fics_terminal"
-    device_number: Mapped[str] = mapped_column(String(20), unique=True)
-    vehicle_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
-    protocol: Mapped[str] = mapped_column(String(16), default="jt808")
-    protocol_version: Mapped[str | None] = mapped_column(String(16))
-    sim_number: Mapped[str | None] = mapped_column(String(32))
-    maker: Mapped[str | None] = mapped_column(String(32))
-    model: Mapped[str | None] = mapped_column(String(64))
-    terminal_id: Mapped[str | None] = mapped_column(String(64))
-    iccid: Mapped[str | None] = mapped_column(String(32))
-    imei: Mapped[str | None] = mapped_column(String(32))  # 2019 authentication (0x0102)
-    hardware_version: Mapped[str | None] = mapped_column(String(64))
-    firmware_version: Mapped[str | None] = mapped_column(String(64))
-    auth_code: Mapped[str | None] = mapped_column(String(64))
-    online: Mapped[bool] = mapped_column(default=False)
-    last_seen: Mapped[datetime | None]
-    registered_at: Mapped[datetime | None]
 
 
 class Fence(BaseEntity, TenantMixin, Base):

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from liftdesk.core.registry import REGISTRY, Resource
-from liftdesk.fleet import command_log
 from liftdesk.fleet import models as m
 from liftdesk.fleet import schemas as s
 from liftdesk.fleet import service as svc
-from liftdesk.telemetry.models import Command
 
 FICS = "/api/blade-fics-report/fics"
 
@@ -57,27 +55,5 @@ FENCE = REGISTRY.register(
         hooks=svc.FenceHooks(),
         default_order=("-create_time",),
         tag="fence",
-    )
-)
-
-COMMAND = REGISTRY.register(
-    Resource(
-        name="command",
-        model=Command,
-        prefix="/api/liftdesk/command",
-        # read-only: commands are created by the calls that send them (fleet/commands_api.py), never submitted
-        schema_in=s.CommandOut,
-        schema_out=s.CommandOut,
-        # the vehicle's code: its data rule decides which vehicles' commands a caller sees, and cancelling a
-        # command needs the right to send one (``vehicle_edit``)
-        code="vehicle",
-        view_menus=("command_log", "car_monitor", "vehicle"),
-        label="name",
-        # ``detail`` is fleet/commands_api.py's: it narrows by the vehicle data scope, which the generic detail
-        # (scope only) cannot
-        ops={"list": "page"},
-        hooks=command_log.CommandLogHooks(),
-        default_order=("-create_time",),
-        tag="command",
     )
 )

@@ -1,4 +1,9 @@
-"""Rules of the fleet context."""
+"""Rules of the fleet context.
+
+The fleet owns vehicles and fences and never imports telemetry: what terminals must do about a change (bind a
+terminal to its vehicle, set or drop a fence's area, show the live state in a list) is an event of this module
+(``core.events``) that telemetry subscribes to.
+"""
 
 from __future__ import annotations
 
@@ -9,34 +14,36 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy import inspect as sa_inspect
 
 from liftdesk.core.crud import Ctx
 from liftdesk.core.envelope import ServiceError
+from liftdesk.core.events import emit
 from liftdesk.core.i18n import t
 from liftdesk.core.registry import Hooks
 from liftdesk.core.scope import Scope
-from liftdesk.fleet.models import Fence, FenceCar, Terminal, Vehicle
+from liftdesk.fleet.geometry import CIRCLE, MODE_SPEED, MODE_SPEED_BOUNDARY, POLYGON, polygon_is_simple
+from liftdesk.fleet.models import Fence, FenceCar, Vehicle
 from liftdesk.system.models import Dept
 from liftdesk.system.service import dict_labels
-from liftdesk.telemetry.commands import validate as validate_command
-from liftdesk.telemetry.fences import (
-    CIRCLE,
-    MODE_SPEED,
-    MODE_SPEED_BOUNDARY,
-    POLYGON,
-    AreaCommand,
-    delete_area_command,
-    polygon_is_simple,
-    set_area_command,
-)
-from liftdesk.telemetry.models import DailyStat, VehicleState
 
 log = logging.getLogger("liftdesk.fleet")
 VEHICLE_CHANGED = "fleet.vehicle.changed"
 #: ``{"deviceNumbers": [...]}``: the fences of these vehicles changed; the pipeline reloads them.
 FENCE_CHANGED = "fleet.fence.changed"
+
+# Domain events (``core.events``: handlers run in the request's transaction).
+#: ``vehicle``: a vehicle was saved (its device number may have changed).
+VEHICLE_SAVED = "fleet.vehicle.saved"
+#: ``vehicles``: vehicles about to be removed.
+VEHICLE_REMOVING = "fleet.vehicle.removing"
+#: ``rows``: serialised vehicles of a list or a detail, to which listeners add their fields.
+VEHICLES_LISTED = "fleet.vehicle.listed"
+#: ``fence``: a fence about to be saved, its fields checked; a listener refuses what terminals cannot hold.
+FENCE_CHECKING = "fleet.fence.checking"
+#: ``changes``: terminals must set or drop fence areas (``AreaChange``), once the transaction has committed.
+FENCE_AREAS = "fleet.fence.areas"
 
 
 async def place_in_organisation(ctx: Ctx, obj: Any, creating: bool) -> None:
@@ -75,29 +82,12 @@ class VehicleHooks(Hooks):
         await place_in_organisation(ctx, obj, creating)
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
-        await ctx.session.execute(
-            update(Terminal)
-            .where(
-                *ctx.scope.where(Terminal),
-                Terminal.vehicle_id == obj.id,
-                Terminal.device_number != (obj.device_number or ""),
-            )
-            .values(vehicle_id=None)
-        )
-        if obj.device_number:
-            # The terminal row keeps the vehicle's SIM number (the card in the terminal; its ICCID comes from 0x0107).
-            await ctx.session.execute(
-                update(Terminal)
-                .where(*ctx.scope.where(Terminal), Terminal.device_number == obj.device_number)
-                .values(vehicle_id=obj.id, sim_number=obj.sim_number)
-            )
+        await emit(ctx, VEHICLE_SAVED, vehicle=obj)
         ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": obj.id, "deviceNumber": obj.device_number}))
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
-        await ctx.session.execute(
-            update(Terminal).where(*ctx.scope.where(Terminal), Terminal.vehicle_id.in_(ids)).values(vehicle_id=None)
-        )
+        await emit(ctx, VEHICLE_REMOVING, vehicles=list(rows))
         # A removed vehicle leaves its fences (those outside the caller's data scope too); its terminal drops their
         # areas.
         links = await ctx.session.execute(
@@ -114,9 +104,9 @@ class VehicleHooks(Hooks):
         plan = AreaPlan()
         for vehicle_id, fence in links.all():
             if fence.enable_status == 1:
-                plan.add(cars[vehicle_id], delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+                plan.drop(cars[vehicle_id], fence.fence_type, int(fence.area_id or 0))
         await ctx.session.execute(delete(FenceCar).where(*ctx.scope.where(FenceCar), FenceCar.vehicle_id.in_(ids)))
-        plan.queue(ctx)
+        await plan.queue(ctx)
         for r in rows:
             ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": r.id, "deviceNumber": r.device_number}))
 
@@ -125,44 +115,16 @@ class VehicleHooks(Hooks):
         if not ids:
             return rows
         depts = await organisation_names(ctx, {r["mechanism_id"] for r in rows if r["mechanism_id"]})
-        states = {
-            s.vehicle_id: s
-            for s in (
-                await ctx.session.execute(ctx.scope.select(VehicleState).where(VehicleState.vehicle_id.in_(ids)))
-            ).scalars()
-        }
-        hours = dict(
-            (
-                await ctx.session.execute(
-                    ctx.scope.apply(
-                        select(DailyStat.vehicle_id, func.sum(DailyStat.boot_s))
-                        .where(DailyStat.vehicle_id.in_(ids))
-                        .group_by(DailyStat.vehicle_id),
-                        DailyStat,
-                    )
-                )
-            ).all()
-        )
         types = await dict_labels(ctx.session, "car_type")
         statuses = await dict_labels(ctx.session, "car_status")
         for r in rows:
-            st = states.get(r["id"])
             r.update(
                 car_id=r["id"],
                 mechanism_name=depts.get(r["mechanism_id"], ""),
                 car_type_name=types.get(str(r["car_type"]), ""),
                 car_status_name=statuses.get(str(r["car_status"]), ""),
-                online=bool(st and st.online),
-                power_on=bool(st and st.acc),
-                locked=bool(st and (st.lock_level or 0) > 0),
-                mileage=st.mileage_km if st else None,
-                speed=st.speed if st else None,
-                working_hours=round(float(hours.get(r["id"]) or 0.0) / 3600, 2),
-                lat=st.lat if st else None,
-                lon=st.lon if st else None,
-                gps_time=st.device_time if st else None,
-                state=st.state if st else None,
             )
+        await emit(ctx, VEHICLES_LISTED, rows=rows)  # the live state, from telemetry
         return rows
 
 
@@ -181,43 +143,48 @@ class FenceBefore:
     vehicle_ids: frozenset[int]
 
 
+@dataclass(frozen=True)
+class AreaChange:
+    """A vehicle's terminal sets ``fence``'s area, or (``drop``) drops the area ``area_id`` of type ``fence_type``."""
+
+    car: Vehicle
+    fence: Fence | None
+    fence_type: int
+    area_id: int
+
+    @property
+    def drop(self) -> bool:
+        return self.fence is None
+
+
 class AreaPlan:
-    """Area commands for vehicles' terminals, queued through the command service once the transaction has
-    committed (audited with the caller); vehicles without a terminal are skipped. The vehicles' pipeline contexts
-    are told to reload their fences."""
+    """What vehicles' terminals must do about fences: set or drop areas (vehicles without a terminal are skipped),
+    handed to ``FENCE_AREAS``' listeners (telemetry queues the commands once the transaction has committed); the
+    touched vehicles' pipeline contexts are told to reload their fences (``FENCE_CHANGED`` on the bus)."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[Vehicle, AreaCommand]] = []
+        self.items: list[AreaChange] = []
         self.devices: set[str] = set()
 
     def touch(self, car: Vehicle) -> None:
         if car.device_number:
             self.devices.add(car.device_number)
 
-    def add(self, car: Vehicle, command: AreaCommand) -> None:
+    def set(self, car: Vehicle, fence: Fence) -> None:
         self.touch(car)
         if car.device_number:
-            self.items.append((car, command))
+            self.items.append(AreaChange(car, fence, fence.fence_type, int(fence.area_id or 0)))
 
-    def queue(self, ctx: Ctx) -> None:
+    def drop(self, car: Vehicle, fence_type: int, area_id: int) -> None:
+        self.touch(car)
+        if car.device_number:
+            self.items.append(AreaChange(car, None, fence_type, area_id))
+
+    async def queue(self, ctx: Ctx) -> None:
         if self.devices:
             ctx.outbox.append((FENCE_CHANGED, {"deviceNumbers": sorted(self.devices)}))
-        if not self.items:
-            return
-        items = [(c.tenant_id, c.id, c.device_number or "", cmd) for c, cmd in self.items]
-        user_id = ctx.principal.user_id
-
-        async def send(state: Any) -> None:
-            service = getattr(state, "commands", None)
-            if service is None:  # no command service in this context (a unit test, a script)
-                return
-            for tenant_id, vehicle_id, device, (name, msg_id, payload) in items:
-                try:
-                    await service.create(tenant_id, vehicle_id, device, name, msg_id, payload, user_id)
-                except ValueError:  # validated when the fence was saved; log rather than fail a committed save
-                    log.exception("area command %s for %s not queued", name, device)
-
-        ctx.after_commit.append(send)
+        if self.items:
+            await emit(ctx, FENCE_AREAS, changes=list(self.items))
 
 
 async def organisation_names(ctx: Ctx, ids: Collection[int]) -> dict[int, str]:
@@ -307,7 +274,7 @@ def _vertices(raw: Any) -> list[tuple[float, float]]:
     return points
 
 
-def check_fence(obj: Fence, data: dict[str, Any]) -> None:
+async def check_fence(ctx: Ctx, obj: Fence, data: dict[str, Any]) -> None:
     """Validate and normalise a fence after the submitted fields were applied (create and update alike)."""
     name = (obj.name or "").strip()
     if not name:
@@ -330,12 +297,7 @@ def check_fence(obj: Fence, data: dict[str, Any]) -> None:
     else:
         obj.points = json.dumps([list(p) for p in _vertices(obj.points)])
         obj.center_lon = obj.center_lat = obj.radius_m = None
-    _, msg_id, payload = set_area_command(obj)
-    try:
-        validate_command(msg_id, payload)  # what a terminal cannot hold is refused now, not when it is sent
-    except ValueError as exc:
-        field = "centerLon" if obj.fence_type == CIRCLE else "points"
-        raise ServiceError(t("validation", field=field, reason=str(exc))) from exc
+    await emit(ctx, FENCE_CHECKING, fence=obj)  # what a terminal cannot hold is refused now, not when it is sent
 
 
 def _ids(values: Any) -> list[int]:
@@ -353,7 +315,7 @@ class FenceHooks(Hooks):
             before_type = old_type[0] if old_type else fence.fence_type
             before_enabled = (old_enabled[0] if old_enabled else fence.enable_status) == 1
         # First, before any query: a query autoflushes, and the submitted points are not stored text yet.
-        check_fence(fence, data)
+        await check_fence(ctx, fence, data)
         if not creating:
             linked = await linked_vehicle_ids(ctx, fence.id)
             data[_BEFORE] = FenceBefore(before_type, before_enabled, frozenset(linked))
@@ -397,20 +359,20 @@ class FenceHooks(Hooks):
         plan = AreaPlan()
         for vehicle_id in sorted(removed):
             if vehicle_id in cars and was_enabled:
-                plan.add(cars[vehicle_id], delete_area_command(old_type, area_id))
+                plan.drop(cars[vehicle_id], old_type, area_id)
         for vehicle_id in sorted(linked):
             car = cars.get(vehicle_id)
             if car is None:
                 continue
             had_area = was_enabled and vehicle_id in old
             if had_area and old_type != fence.fence_type:
-                plan.add(car, delete_area_command(old_type, area_id))
+                plan.drop(car, old_type, area_id)
             if fence.enable_status == 1:
-                plan.add(car, set_area_command(fence))
+                plan.set(car, fence)
             elif had_area:
-                plan.add(car, delete_area_command(fence.fence_type, area_id))
+                plan.drop(car, fence.fence_type, area_id)
             plan.touch(car)
-        plan.queue(ctx)
+        await plan.queue(ctx)
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
@@ -425,10 +387,10 @@ class FenceHooks(Hooks):
             if car is None:
                 continue
             if fence.enable_status == 1:
-                plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+                plan.drop(car, fence.fence_type, int(fence.area_id or 0))
             plan.touch(car)
         await ctx.session.execute(delete(FenceCar).where(*ctx.scope.where(FenceCar), FenceCar.fence_id.in_(ids)))
-        plan.queue(ctx)
+        await plan.queue(ctx)
 
     def filter(self, ctx: Ctx, stmt: Any) -> Any:
         car = ctx.params.get("carId", "")
@@ -487,10 +449,9 @@ async def unbind(ctx: Ctx, fence: Fence, car: Vehicle) -> bool:
         raise ServiceError(t("not_found"))
     plan = AreaPlan()
     if fence.enable_status == 1:
-        plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+        plan.drop(car, fence.fence_type, int(fence.area_id or 0))
     plan.touch(car)
-    await ctx.session.commit()
-    plan.queue(ctx)
+    await plan.queue(ctx)
     return True
 
 
@@ -499,9 +460,9 @@ async def attach_vehicles(ctx: Ctx, fence: Fence, cars: Sequence[Vehicle]) -> No
     plan = AreaPlan()
     for car in cars:
         if fence.enable_status == 1:
-            plan.add(car, set_area_command(fence))
+            plan.set(car, fence)
         plan.touch(car)
-    plan.queue(ctx)
+    await plan.queue(ctx)
 
 
 async def detach_vehicles(ctx: Ctx, fence: Fence, cars: Sequence[Vehicle]) -> None:
@@ -509,6 +470,6 @@ async def detach_vehicles(ctx: Ctx, fence: Fence, cars: Sequence[Vehicle]) -> No
     plan = AreaPlan()
     for car in cars:
         if fence.enable_status == 1:
-            plan.add(car, delete_area_command(fence.fence_type, int(fence.area_id or 0)))
+            plan.drop(car, fence.fence_type, int(fence.area_id or 0))
         plan.touch(car)
-    plan.queue(ctx)
+    await plan.queue(ctx)

@@ -1,4 +1,4 @@
-"""Telemetry storage: positions, latest state per vehicle, events, daily aggregates, commands.
+"""Telemetry storage: terminals, positions, latest state per vehicle, events, daily aggregates, commands.
 
 On PostgreSQL ``fics_position`` and ``fics_event`` are partitioned by tenant, then by month (see the migrations and
 ``store.PartitionKeeper``), so a tenant's retention drops whole partitions; the position's primary key (tenant,
@@ -13,6 +13,28 @@ from sqlalchemy import BigInteger, Date, Float, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from liftdesk.core.db import Base, IdMixin, TenantMixin, utcnow
+
+
+class Terminal(IdMixin, TenantMixin, Base):
+    """A terminal as the gateway knows it: one per device number (the number in the protocol header)."""
+
+    __tablename__ = "fics_terminal"
+    device_number: Mapped[str] = mapped_column(String(20), unique=True)
+    vehicle_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    protocol: Mapped[str] = mapped_column(String(16), default="jt808")
+    protocol_version: Mapped[str | None] = mapped_column(String(16))
+    sim_number: Mapped[str | None] = mapped_column(String(32))
+    maker: Mapped[str | None] = mapped_column(String(32))
+    model: Mapped[str | None] = mapped_column(String(64))
+    terminal_id: Mapped[str | None] = mapped_column(String(64))
+    iccid: Mapped[str | None] = mapped_column(String(32))
+    imei: Mapped[str | None] = mapped_column(String(32))  # 2019 authentication (0x0102)
+    hardware_version: Mapped[str | None] = mapped_column(String(64))
+    firmware_version: Mapped[str | None] = mapped_column(String(64))
+    auth_code: Mapped[str | None] = mapped_column(String(64))
+    online: Mapped[bool] = mapped_column(default=False)
+    last_seen: Mapped[datetime | None]
+    registered_at: Mapped[datetime | None]
 
 
 class Position(Base):

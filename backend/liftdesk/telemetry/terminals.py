@@ -34,9 +34,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import Dept
-from liftdesk.telemetry.models import Command, Event, VehicleState
+from liftdesk.telemetry.models import Command, Event, Terminal, VehicleState
 from liftdesk.telemetry.store import PartitionKeeper, month_start
 from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC, event_message, online_message
 

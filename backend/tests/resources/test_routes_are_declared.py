@@ -25,9 +25,6 @@ PUBLIC_BY = "liftdesk.system.public"
 BEING_MIGRATED = frozenset(
     {
         "liftdesk.telemetry.live",  # being migrated (the live WebSocket)
-        "liftdesk.fleet.commands_api",  # being migrated
-        "liftdesk.fleet.fences_api",  # being migrated
-        "liftdesk.telemetry.ingest_api",  # being migrated
     }
 )
 

@@ -91,8 +91,8 @@ def test_a_model_gets_the_rule_of_its_own_resource_only() -> None:
     from liftdesk.app import load_contexts
     from liftdesk.core.scope import DataRule, Scope
     from liftdesk.core.security import Principal
-    from liftdesk.fleet.models import Fence, Terminal, Vehicle
-    from liftdesk.telemetry.models import Command
+    from liftdesk.fleet.models import Fence, Vehicle
+    from liftdesk.telemetry.models import Command, Terminal
 
     load_contexts()
     me = Principal(user_id=7, tenant_id="000000", account="x", role_ids=(1,), dept_ids=(5,))

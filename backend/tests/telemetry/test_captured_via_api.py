@@ -15,11 +15,12 @@ import pytest
 from jt808_samples import sample
 from sqlalchemy import delete, update
 
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import Tenant
 from liftdesk.telemetry.codecs.jt808 import Jt808Version
 from liftdesk.telemetry.gateway.client import Jt808Client
 from liftdesk.telemetry.gateway.server import Gateway
+from liftdesk.telemetry.models import Terminal
 from tests.conftest import Api, password_chosen
 
 F = "/api/blade-fics-report/fics"

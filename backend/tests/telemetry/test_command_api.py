@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import select
 from test_gateway import terminal_number
 
-from liftdesk.fleet.models import Terminal
 from liftdesk.fleet.service import VEHICLE_CHANGED
 from liftdesk.telemetry.codecs.jt808 import (
     FunctionSwitch,
@@ -26,6 +25,7 @@ from liftdesk.telemetry.codecs.jt808 import (
 )
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.gateway.server import Gateway
+from liftdesk.telemetry.models import Terminal
 from liftdesk.telemetry.simulator import SimulatedForklift, demo_specs
 from liftdesk.telemetry.simulator.fleet import HARDWARE_VERSION, SOFTWARE_VERSION
 from tests.conftest import Api, Tenants, own_organisation_user

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.codecs.jt808 import (
     Authentication,
     BatchType,
@@ -59,7 +59,7 @@ from liftdesk.telemetry.commands import CommandService
 from liftdesk.telemetry.gateway import Gateway, device_of
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.messages import STATUS_FIX, Report
-from liftdesk.telemetry.models import Position, VehicleState
+from liftdesk.telemetry.models import Position, Terminal, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
 

@@ -34,7 +34,7 @@ from test_gateway import (
 
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import Dept
 from liftdesk.telemetry.codecs.jt808 import (
     AlarmConfirmation,
@@ -62,7 +62,7 @@ from liftdesk.telemetry.gateway import location_to_fix
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.gateway.mapping import MAX_RAW_ITEM_BYTES
 from liftdesk.telemetry.gateway.server import DAY_S, Gateway
-from liftdesk.telemetry.models import Command, Event
+from liftdesk.telemetry.models import Command, Event, Terminal
 from liftdesk.telemetry.terminals import TerminalService
 from tests.conftest import Api, Tenants
 

@@ -22,9 +22,10 @@ from test_gateway import add_vehicle, positions, state, terminal_row
 
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.commands import ACKNOWLEDGED, FAILED, PENDING, CommandService
 from liftdesk.telemetry.messages import Report
+from liftdesk.telemetry.models import Terminal
 from liftdesk.telemetry.mqtt import BrokerAddress, MqttAdapter
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService

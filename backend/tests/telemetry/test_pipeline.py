@@ -14,9 +14,9 @@ from sqlalchemy import func, select, text
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
-from liftdesk.fleet.models import Fence, FenceCar, Terminal, Vehicle
+from liftdesk.fleet.models import Fence, FenceCar, Vehicle
 from liftdesk.telemetry.messages import ALARM_COLLISION, Battery, DriverChange, Fix, Report, UnknownDevice
-from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
+from liftdesk.telemetry.models import DailyStat, Event, Position, Terminal, VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
 from liftdesk.telemetry.rules import collision_level
 from tests.conftest import tenant_thresholds

@@ -17,9 +17,9 @@ from liftdesk.app import create_app
 from liftdesk.core.bus import LocalBus
 from liftdesk.core.config import Settings
 from liftdesk.core.ids import next_id
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.messages import Fix, Report
-from liftdesk.telemetry.models import Event, Position
+from liftdesk.telemetry.models import Event, Position, Terminal
 from liftdesk.telemetry.pipeline import Pipeline
 from tests.conftest import Api
 

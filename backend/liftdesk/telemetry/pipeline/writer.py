@@ -18,11 +18,11 @@ from sqlalchemy import select
 
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
-from liftdesk.fleet.models import Terminal, Vehicle
+from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import Tenant
 from liftdesk.telemetry.fences import attach_fences, load_fences
 from liftdesk.telemetry.messages import STATUS_FIX, DriverChange, Fix, Report, UnknownDevice
-from liftdesk.telemetry.models import VehicleState
+from liftdesk.telemetry.models import Terminal, VehicleState
 from liftdesk.telemetry.pipeline.clock import run_live
 from liftdesk.telemetry.pipeline.context import Batch, ClockFault, OpenAlarm, VehicleCtx
 from liftdesk.telemetry.pipeline.late import replay_late

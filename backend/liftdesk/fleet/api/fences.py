@@ -34,9 +34,8 @@ from liftdesk.core.router import merged_params, page_query_of
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.fleet import resources as res
 from liftdesk.fleet import service as svc
-from liftdesk.fleet.api import CarQuery
 from liftdesk.fleet.models import Fence, FenceCar, Vehicle
-from liftdesk.fleet.schemas import FenceCarOut, FenceOut, FenceSettingOut
+from liftdesk.fleet.schemas import CarQuery, FenceCarOut, FenceOut, FenceSettingOut
 
 F = f"{res.FICS}/carInfo"
 #: The most vehicles one fence is bound to (a terminal holds a bounded number of areas; a site has far fewer).

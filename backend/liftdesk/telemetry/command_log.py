@@ -18,9 +18,9 @@ from liftdesk.core.envelope import NotFound
 from liftdesk.core.i18n import t
 from liftdesk.core.registry import Hooks
 from liftdesk.fleet.models import Vehicle
-from liftdesk.fleet.schemas import CommandOut
 from liftdesk.system.models import User
 from liftdesk.telemetry.models import Command
+from liftdesk.telemetry.schemas import CommandOut
 
 
 def visible(ctx: crud.Ctx, stmt: Select[Any]) -> Select[Any]:

@@ -1,0 +1,7 @@
+"""Telemetry's actions, one module per subject: importing the package declares them (and subscribes telemetry to
+the fleet's events, ``telemetry.subscriptions``)."""
+
+from liftdesk.telemetry import subscriptions
+from liftdesk.telemetry.api import car_settings, commands, ingest, live
+
+__all__ = ["car_settings", "commands", "ingest", "live", "subscriptions"]

@@ -1,0 +1,141 @@
+"""What telemetry does when the fleet changes (``core.events`` handlers of ``fleet.service``'s events).
+
+- A saved vehicle takes its terminal (by device number) and a terminal it no longer names is let go; a removed
+  vehicle lets its terminal go.
+- Vehicle lists carry the live state (online, powered, locked, position, mileage, hours worked).
+- A fence is refused when a terminal could not hold its area; area changes are queued as terminal commands once
+  the transaction has committed (audited with the caller).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from liftdesk.core.crud import Ctx
+from liftdesk.core.envelope import ServiceError
+from liftdesk.core.events import on
+from liftdesk.core.i18n import t
+from liftdesk.fleet.geometry import CIRCLE
+from liftdesk.fleet.models import Fence, Vehicle
+from liftdesk.fleet.service import (
+    FENCE_AREAS,
+    FENCE_CHECKING,
+    VEHICLE_REMOVING,
+    VEHICLE_SAVED,
+    VEHICLES_LISTED,
+    AreaChange,
+)
+from liftdesk.telemetry.commands import validate as validate_command
+from liftdesk.telemetry.fences import delete_area_command, set_area_command
+from liftdesk.telemetry.models import DailyStat, Terminal, VehicleState
+
+log = logging.getLogger("liftdesk.telemetry")
+
+
+@on(VEHICLE_SAVED)
+async def bind_terminal(ctx: Ctx, vehicle: Vehicle) -> None:
+    await ctx.session.execute(
+        update(Terminal)
+        .where(
+            *ctx.scope.where(Terminal),
+            Terminal.vehicle_id == vehicle.id,
+            Terminal.device_number != (vehicle.device_number or ""),
+        )
+        .values(vehicle_id=None)
+    )
+    if vehicle.device_number:
+        # The terminal row keeps the vehicle's SIM number (the card in the terminal; its ICCID comes from 0x0107).
+        await ctx.session.execute(
+            update(Terminal)
+            .where(*ctx.scope.where(Terminal), Terminal.device_number == vehicle.device_number)
+            .values(vehicle_id=vehicle.id, sim_number=vehicle.sim_number)
+        )
+
+
+@on(VEHICLE_REMOVING)
+async def release_terminals(ctx: Ctx, vehicles: Sequence[Vehicle]) -> None:
+    ids = [v.id for v in vehicles]
+    await ctx.session.execute(
+        update(Terminal).where(*ctx.scope.where(Terminal), Terminal.vehicle_id.in_(ids)).values(vehicle_id=None)
+    )
+
+
+@on(VEHICLES_LISTED)
+async def live_fields(ctx: Ctx, rows: list[dict[str, Any]]) -> None:
+    ids = [r["id"] for r in rows]
+    if not ids:
+        return
+    states = {
+        s.vehicle_id: s
+        for s in (
+            await ctx.session.execute(ctx.scope.select(VehicleState).where(VehicleState.vehicle_id.in_(ids)))
+        ).scalars()
+    }
+    hours = dict(
+        (
+            await ctx.session.execute(
+                ctx.scope.apply(
+                    select(DailyStat.vehicle_id, func.sum(DailyStat.boot_s))
+                    .where(DailyStat.vehicle_id.in_(ids))
+                    .group_by(DailyStat.vehicle_id),
+                    DailyStat,
+                )
+            )
+        ).all()
+    )
+    for r in rows:
+        st = states.get(r["id"])
+        r.update(
+            online=bool(st and st.online),
+            power_on=bool(st and st.acc),
+            locked=bool(st and (st.lock_level or 0) > 0),
+            mileage=st.mileage_km if st else None,
+            speed=st.speed if st else None,
+            working_hours=round(float(hours.get(r["id"]) or 0.0) / 3600, 2),
+            lat=st.lat if st else None,
+            lon=st.lon if st else None,
+            gps_time=st.device_time if st else None,
+            state=st.state if st else None,
+        )
+
+
+@on(FENCE_CHECKING)
+async def fits_a_terminal(ctx: Ctx, fence: Fence) -> None:
+    _, msg_id, payload = set_area_command(fence)
+    try:
+        validate_command(msg_id, payload)
+    except ValueError as exc:
+        field = "centerLon" if fence.fence_type == CIRCLE else "points"
+        raise ServiceError(t("validation", field=field, reason=str(exc))) from exc
+
+
+@on(FENCE_AREAS)
+async def queue_area_commands(ctx: Ctx, changes: Sequence[AreaChange]) -> None:
+    """The commands are built now (from the fence as saved) and queued through the command service once the
+    transaction has committed."""
+    items = [
+        (
+            c.car.tenant_id,
+            c.car.id,
+            c.car.device_number or "",
+            delete_area_command(c.fence_type, c.area_id) if c.fence is None else set_area_command(c.fence),
+        )
+        for c in changes
+    ]
+    user_id = ctx.principal.user_id
+
+    async def send(state: Any) -> None:
+        service = getattr(state, "commands", None)
+        if service is None:  # no command service in this context (a unit test, a script)
+            return
+        for tenant_id, vehicle_id, device, (name, msg_id, payload) in items:
+            try:
+                await service.create(tenant_id, vehicle_id, device, name, msg_id, payload, user_id)
+            except ValueError:  # validated when the fence was saved; log rather than fail a committed save
+                log.exception("area command %s for %s not queued", name, device)
+
+    ctx.after_commit.append(send)
