@@ -86,7 +86,8 @@ def resource_manifest(res: Resource) -> dict[str, Any]:
             "name": a.handler.__name__,
             "permission": describe_permission(a),
         }
-        for a in REGISTRY.actions
+        # by path: the document does not change with the order in which the contexts' modules are imported
+        for a in sorted(REGISTRY.actions, key=lambda a: (a.path, a.method))
         if a.resource is res
     ]
     return {
