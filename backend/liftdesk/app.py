@@ -49,7 +49,6 @@ def load_contexts() -> None:
     import liftdesk.fleet.api
     import liftdesk.fleet.resources
     import liftdesk.system.api
-    import liftdesk.system.passwords
     import liftdesk.system.resources
     import liftdesk.telemetry.api
     import liftdesk.telemetry.models
@@ -96,7 +95,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
 
-    from liftdesk.system.public import router as public_router
+    from liftdesk.system.api.public import router as public_router
     from liftdesk.telemetry.live import document_feed
     from liftdesk.telemetry.live import router as live_router
 

@@ -1,6 +1,6 @@
 """Every API route is declared: an operation the resource layer generates from a registered resource, an action
 declared on a resource (``Resource.action``, which checks the token and the permission), or one of the calls that
-need no token, all served by ``system.public`` and listed in its ``PUBLIC``. A hand-written route anywhere else
+need no token, all served by ``system.api.public`` and listed in its ``PUBLIC``. A hand-written route anywhere else
 fails here, even at a declared path (it would answer instead of the declared one, or beside it)."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from fastapi.routing import iter_route_contexts
 from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.registry import REGISTRY
-from liftdesk.system.public import PUBLIC
+from liftdesk.system.api.public import PUBLIC
 
 #: Who serves each kind of route: the module of its endpoint.
 GENERATED_BY = "liftdesk.core.router"
 ACTIONS_BY = "liftdesk.core.actions"
-PUBLIC_BY = "liftdesk.system.public"
+PUBLIC_BY = "liftdesk.system.api.public"
 
 #: Temporary: modules whose own routes are allowed while they move onto the resource layer.
 BEING_MIGRATED = frozenset(

@@ -1,0 +1,7 @@
+"""Actions of the system context beyond CRUD, one module per subject: importing the package declares them. Each is
+declared on its resource (``Resource.action``), which checks the token and the permission; the calls that need no
+token are in ``public`` (its router, listed in ``PUBLIC``)."""
+
+from liftdesk.system.api import dictionaries, grants, menus, passwords, session, tenants, users
+
+__all__ = ["dictionaries", "grants", "menus", "passwords", "session", "tenants", "users"]
