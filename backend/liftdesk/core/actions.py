@@ -76,6 +76,8 @@ class Action:
     #: More of what the document says of the operation (OpenAPI, merged into it): what the models cannot say, such as
     #: the names an uploaded file may have.
     openapi: Mapping[str, Any] | None = None
+    #: The body's extra keys are parameters too, merged over the query (``Resource.action``).
+    body_params: bool = False
 
     @property
     def name(self) -> str:
@@ -107,6 +109,8 @@ class Action:
             raise RuntimeError(f"{self.name}: an upload is a multipart POST without a JSON body")
         if self.body is not None and self.method != "POST":
             raise RuntimeError(f"{self.name}: a body needs POST")
+        if self.body_params and (self.body is None or self.body.model_config.get("extra") != "allow"):
+            raise RuntimeError(f"{self.name}: body parameters need a body model that allows extra keys")
 
 
 def _all_defaults(model: type[BaseModel]) -> bool:
@@ -118,7 +122,7 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
     the query, the body and the answer, and so that the permission (a dependency declared first) is checked before
     FastAPI reports invalid input."""
     from liftdesk.core import crud
-    from liftdesk.core.router import finish
+    from liftdesk.core.router import finish, merged_params
 
     res = action.resource
 
@@ -170,6 +174,11 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
         if "body" in wants:
             body = kw["body"]
             args["body"] = body if body is not None else action.body() if action.body else None
+            if action.body_params and args["body"] is not None:
+                # The body names parameters as the query does: the context is built from both (the scope of the
+                # tenant a platform administrator names in the body), and the permission checked again on it.
+                c = await crud.Ctx.build(c.session, c.principal, res, merged_params(c.params, args["body"].model_extra))
+                await c.require(action.permission)
         if "ident" in wants:
             args["ident"] = crud.parse_id(kw["ident"], action.path_id or "id")
         if "state" in wants:

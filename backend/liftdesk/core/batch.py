@@ -44,13 +44,14 @@ Rule = Callable[[Any], bool]
 Apply = Callable[["Ctx", Sequence[Any], Any], Awaitable[Any]]
 
 
-async def selected(ctx: Ctx, ids_text: str) -> list[Any]:
-    """The rows of ``ids`` as the caller sees them (the resource's lists), in the order given; 400 if any is not."""
+async def selected(ctx: Ctx, ids_text: str, field: str = "ids") -> list[Any]:
+    """The rows of ``ids_text`` (the parameter ``field``) as the caller sees them (the resource's lists), in the
+    order given; 400 if any is not. Every call that acts on a selection reads it here."""
     from liftdesk.core import crud
 
-    ids = list(dict.fromkeys(crud.parse_ids(ids_text)))
+    ids = list(dict.fromkeys(crud.parse_ids(ids_text, field)))
     if len(ids) > MAX_BATCH:
-        raise ServiceError(t("too_many", field="ids", limit=MAX_BATCH))
+        raise ServiceError(t("too_many", field=field, limit=MAX_BATCH))
     model = ctx.resource.model
     stmt = ctx.resource.hooks.filter(ctx, ctx.scope.select(model).where(model.id.in_(ids)))  # type: ignore[attr-defined]
     rows = {r.id: r for r in (await ctx.session.execute(stmt)).scalars().all()}

@@ -123,6 +123,10 @@ async def unbind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) 
     return len(gone)
 
 
+#: OpenAPI extension of a bind operation: the most rows one owner may have bound.
+LIMIT = "x-liftdesk-limit"
+
+
 def declare_binding(
     b: Binding, *, bound: str, unbound: str, bind_path: str, unbind_path: str, noun: str, permission: str = "edit"
 ) -> None:
@@ -183,11 +187,14 @@ def declare_binding(
     b.owner.action(
         "POST",
         bind_path,
-        summary=f"{noun}: bind rows (all or none); answers how many links were added",
+        summary=f"{noun}: bind rows (all or none); answers how many links were added"
+        + (f" (at most {b.limit} bound in all)" if b.limit is not None else ""),
         kind="bind",
         permission=permission,
         body=change,
         answer=int,
+        # the most rows bound to one owner, in the document and the manifest (the bind page says it before saving)
+        openapi={LIMIT: b.limit} if b.limit is not None else None,
     )(bind_rows)
     b.owner.action(
         "POST",

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from liftdesk.core.actions import describe_permission
+from liftdesk.core.binding import LIMIT
 from liftdesk.core.ids import ID_PATTERN, ID_RE
 from liftdesk.core.paging import snake_to_camel
 from liftdesk.core.registry import REGISTRY, Resource
@@ -85,6 +86,7 @@ def resource_manifest(res: Resource) -> dict[str, Any]:
             "kind": a.kind,
             "name": a.handler.__name__,
             "permission": describe_permission(a),
+            **({"limit": a.openapi[LIMIT]} if a.openapi and LIMIT in a.openapi else {}),
         }
         # by path: the document does not change with the order in which the contexts' modules are imported
         for a in sorted(REGISTRY.actions, key=lambda a: (a.path, a.method))

@@ -124,9 +124,12 @@ class Resource:
         raw: bool = False,
         message: str = "",
         openapi: Mapping[str, Any] | None = None,
+        body_params: bool = False,
     ) -> Callable[[F], F]:
         """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
-        absolute (``/api/...``) or relative to the resource's prefix."""
+        absolute (``/api/...``) or relative to the resource's prefix. ``body_params``: the body's extra keys are
+        parameters too (paging, filters, the platform administrator's ``tenantId``), merged over the query as the
+        generated POST lists take them, and the request's ``Ctx`` is built from both."""
 
         def declare(fn: F) -> F:
             full = path if path.startswith("/") else self.path(path)
@@ -146,6 +149,7 @@ class Resource:
                     raw=raw,
                     message=message,
                     openapi=openapi,
+                    body_params=body_params,
                 )
             )
             return fn

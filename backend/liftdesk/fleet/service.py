@@ -440,21 +440,6 @@ async def _assign_area_id(ctx: Ctx, fence: Fence) -> None:
     await ctx.session.flush()
 
 
-async def unbind(ctx: Ctx, fence: Fence, car: Vehicle) -> bool:
-    """Take one vehicle off one fence (both already read through the caller's scope); its terminal drops the area."""
-    done = await ctx.session.execute(
-        delete(FenceCar).where(*ctx.scope.where(FenceCar), FenceCar.fence_id == fence.id, FenceCar.vehicle_id == car.id)
-    )
-    if not done.rowcount:  # type: ignore[attr-defined]
-        raise ServiceError(t("not_found"))
-    plan = AreaPlan()
-    if fence.enable_status == 1:
-        plan.drop(car, fence.fence_type, int(fence.area_id or 0))
-    plan.touch(car)
-    await plan.queue(ctx)
-    return True
-
-
 async def attach_vehicles(ctx: Ctx, fence: Fence, cars: Sequence[Vehicle]) -> None:
     """Vehicles just bound to a fence: their terminals get its area (if the fence is enabled) once committed."""
     plan = AreaPlan()

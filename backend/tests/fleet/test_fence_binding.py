@@ -44,11 +44,22 @@ async def test_bind_lists_and_unbind(api: Api) -> None:
     detail = (await api.get(f"{FENCES}/V2/getCarElectronicsInfo", params={"id": fence["id"]}))["data"]
     assert sorted(detail["carIds"]) == sorted([a["id"], b["id"]])
     sent = (await api.get(f"{CMD}/list", params={"vehicleId": a["id"], "size": 50}))["data"]["records"]
-    assert any(c["name"].startswith("setCircleArea") or c["msgId"] == 0x8600 for c in sent), sent
+    areas = [c for c in sent if c["msgId"] == 0x8600]
+    assert [(c["name"], c["status"]) for c in areas] == [("set_circle_areas", "pending")], sent
+    assert [area["id"] for area in areas[0]["payload"]["areas"]] == [int(detail["areaId"])]
 
     gone = await api.post(f"{FENCE}/unbindCars", json={"fenceId": fence["id"], "carIds": [a["id"]]})
     assert gone["code"] == 200 and gone["data"] == 1
     assert await numbers(api, "boundCars", fence["id"]) == [b["carNo"]]
+    # the unbound vehicle's terminal is told to drop the area, once; the one still bound is not
+    dropped = [
+        c["payload"]
+        for c in (await api.get(f"{CMD}/list", params={"vehicleId": a["id"], "size": 50}))["data"]["records"]
+        if c["msgId"] == 0x8601
+    ]
+    assert dropped == [{"ids": [int(detail["areaId"])]}]
+    kept = (await api.get(f"{CMD}/list", params={"vehicleId": b["id"], "size": 50}))["data"]["records"]
+    assert not [c for c in kept if c["msgId"] == 0x8601]
 
 
 async def test_bad_selections_change_nothing(api: Api) -> None:

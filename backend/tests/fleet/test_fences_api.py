@@ -348,6 +348,14 @@ async def test_other_tenants_cannot_see_or_bind(api: Api, tenants: Tenants) -> N
     assert (await api.get(DETAIL, params={"id": made["id"]}))["data"]["carIds"] == [mine["id"]], "still bound"
     own = await create(api, circle(api, carIds=[theirs["id"]]), tenant=tenants.b)
     assert own["tenantId"] == tenants.b and own["carIds"] == [theirs["id"]]
+    # The platform administrator names a tenant in the body (``body_params``): its vehicles, and only them.
+    named = await api.post(SETTINGS, json={"size": 1000, "tenantId": tenants.b})
+    ids = {r["carId"] for r in named["data"]["records"]}
+    assert theirs["id"] in ids and mine["id"] not in ids
+    assert next(r for r in named["data"]["records"] if r["carId"] == theirs["id"])["fenceCount"] == 1
+    # A tenant naming another tenant in the body stays in its own.
+    forged = await api.post(SETTINGS, json={"size": 1000, "tenantId": "000000"}, **b)
+    assert forged["code"] == 200 and mine["id"] not in {r["carId"] for r in forged["data"]["records"]}
 
 
 async def test_unbinding_needs_the_edit_permission(api: Api, driver: str) -> None:

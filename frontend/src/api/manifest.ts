@@ -19,6 +19,8 @@ export interface ManifestAction extends ManifestOperation {
   name: string;
   /** Who may call it, in words (e.g. "the button vehicle_add"). */
   permission: string;
+  /** A bind action's most rows bound to one owner (`x-liftdesk-limit`). */
+  limit?: number;
 }
 
 export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'datetime' | 'array' | 'object';
@@ -125,6 +127,8 @@ export interface BindingCalls {
   unbind: string;
   /** The button code bind and unbind need (e.g. `fence_edit`), when one. */
   button?: string;
+  /** The most rows one owner may have bound, when the server sets one. */
+  limit?: number;
 }
 
 /**
@@ -145,5 +149,6 @@ export function bindingCalls(owner: string, other: string): BindingCalls {
     bind: bind.path,
     unbind: find('unbind', 'unbind').path,
     button: buttonOfPermission(bind.permission),
+    limit: bind.limit,
   };
 }

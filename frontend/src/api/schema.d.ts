@@ -2694,7 +2694,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Vehicles of an electronic fence: bind rows (all or none); answers how many links were added
+         * Vehicles of an electronic fence: bind rows (all or none); answers how many links were added (at most 2000 bound in all)
          * @description Permission: the button fence_edit. Kind: bind.
          */
         post: operations["fence-fence_fence_vehicle_bind"];

@@ -13,7 +13,7 @@ from pydantic import ConfigDict, Field
 from pydantic.config import JsonDict
 from sqlalchemy import select
 
-from liftdesk.core import crud
+from liftdesk.core import binding, crud
 from liftdesk.core.binding import Binding, declare_binding
 from liftdesk.core.db import table_columns
 from liftdesk.core.envelope import ServiceError
@@ -30,7 +30,7 @@ from liftdesk.core.paging import (
     sort_description,
     sort_pattern,
 )
-from liftdesk.core.router import merged_params, page_query_of
+from liftdesk.core.router import page_query_of
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.fleet import resources as res
 from liftdesk.fleet import service as svc
@@ -40,6 +40,21 @@ from liftdesk.fleet.schemas import CarQuery, FenceCarOut, FenceOut, FenceSetting
 F = f"{res.FICS}/carInfo"
 #: The most vehicles one fence is bound to (a terminal holds a bounded number of areas; a site has far fewer).
 MAX_FENCE_VEHICLES = 2_000
+
+
+#: Vehicles bound to fences: the lists, bind and unbind of ``core.binding`` (declared at the end) and ``unbind``.
+FENCE_VEHICLES = Binding(
+    owner=res.FENCE,
+    other=res.VEHICLE,
+    link=FenceCar,
+    owner_key="fence_id",
+    other_key="vehicle_id",
+    owner_param="fenceId",
+    others_param="carIds",
+    limit=MAX_FENCE_VEHICLES,
+    attach=svc.attach_vehicles,
+    detach=svc.detach_vehicles,
+)
 
 
 async def _car(c: crud.Ctx, ident: int) -> Vehicle:
@@ -114,9 +129,10 @@ class UnbindQuery(Schema):
     answer=bool,
 )
 async def unbind(ctx: crud.Ctx, query: UnbindQuery) -> bool:
-    car = await _car(ctx, query.car_id)
-    fence = await _fence(ctx, query.fence_id)
-    return await svc.unbind(ctx, fence, car)
+    await _car(ctx, query.car_id)  # a vehicle the caller does not see is "not found", as the spec's call says
+    if not await binding.unbind(ctx, FENCE_VEHICLES, query.fence_id, [query.car_id]):
+        raise ServiceError(t("not_found"))  # not bound to that fence
+    return True
 
 
 #: The vehicles of ``getCarFenceSettingList``: paging and sorting in the query (``PageIn``) or the body.
@@ -150,12 +166,10 @@ class FiltersIn(Schema):
     query=CarPageIn,
     body=FiltersIn,
     answer=Page[FenceSettingOut],
+    body_params=True,
 )
 async def fence_settings(ctx: crud.Ctx, query: PageIn, body: FiltersIn) -> dict[str, Any]:
-    params = merged_params(ctx.params, body.model_extra)
-    if params.get("tenantId") != ctx.params.get("tenantId"):
-        # the platform administrator names the tenant in the body too, as in the generated POST lists
-        ctx = await crud.Ctx.build(ctx.session, ctx.principal, ctx.resource, params)
+    params = ctx.params  # the query's and the body's (``body_params``)
     q = page_query_of(params)
     scope = await svc.vehicle_scope(ctx)
     allowed = {k: v for k, v in table_columns(Vehicle).items() if k in res.VEHICLE.filterable}
@@ -186,20 +200,6 @@ async def fence_settings(ctx: crud.Ctx, query: PageIn, body: FiltersIn) -> dict[
     return page_body(records, total, pages, q)
 
 
-# --------------------------------------------------------------------------- binding vehicles to a fence
-
-FENCE_VEHICLES = Binding(
-    owner=res.FENCE,
-    other=res.VEHICLE,
-    link=FenceCar,
-    owner_key="fence_id",
-    other_key="vehicle_id",
-    owner_param="fenceId",
-    others_param="carIds",
-    limit=MAX_FENCE_VEHICLES,
-    attach=svc.attach_vehicles,
-    detach=svc.detach_vehicles,
-)
 declare_binding(
     FENCE_VEHICLES,
     bound="/api/liftdesk/fence/boundCars",

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core import crud
 from liftdesk.core.actions import SIGNED_IN
+from liftdesk.core.batch import selected
 from liftdesk.core.deps import AUTH_REVOKED, revoke_user_tokens
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
@@ -117,14 +118,6 @@ async def update_password(ctx: crud.Ctx, query: PasswordChangeQuery) -> bool:
     return True
 
 
-async def _users(ctx: crud.Ctx, user_ids: str) -> list[m.User]:
-    ids = crud.parse_ids(user_ids, "userIds")
-    rows = (await ctx.session.execute(ctx.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
-    if len(rows) != len(set(ids)):
-        raise ServiceError(t("not_found"))
-    return list(rows)
-
-
 class NewPasswords(Schema):
     """Passwords set by an administrator, by account: shown once, to be passed on to each user."""
 
@@ -161,7 +154,7 @@ class UserIdsQuery(Schema):
 async def reset_password(ctx: crud.Ctx, query: UserIdsQuery) -> NewPasswords:
     # BladeX resets to the parameter ``account.initPassword`` (123456), the same for everybody and known to all:
     # a reset here gives each user a random password that follows the rule instead.
-    users = await _users(ctx, query.user_ids)
+    users: list[m.User] = await selected(ctx, query.user_ids, "userIds")
     plain = {u.id: random_password() for u in users}
     await _set(ctx, users, plain)
     return NewPasswords(passwords={u.account: plain[u.id] for u in users})
@@ -190,7 +183,7 @@ async def replace_password(ctx: crud.Ctx, query: ReplaceIn, body: ReplaceIn) -> 
     if not plain:
         raise ServiceError(t("field_required", field="password"))
     check_rule(plain)
-    users = await _users(ctx, ids)
+    users: list[m.User] = await selected(ctx, ids, "userIds")
     await _set(ctx, users, {u.id: plain for u in users})
     return True
 

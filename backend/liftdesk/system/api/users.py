@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from liftdesk.core import crud
-from liftdesk.core.envelope import ServiceError
-from liftdesk.core.i18n import t
+from liftdesk.core.batch import selected
 from liftdesk.system import auth
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -24,10 +23,7 @@ from liftdesk.system.api.passwords import UserIdsQuery
     summary="Clear the sign-in failure count of users",
 )
 async def unlock_users(ctx: crud.Ctx, query: UserIdsQuery) -> bool:
-    ids = crud.parse_ids(query.user_ids, "userIds")
-    users = (await ctx.session.execute(ctx.scope.select(m.User).where(m.User.id.in_(ids)))).scalars().all()
-    if len(users) != len(set(ids)):
-        raise ServiceError(t("not_found"))
+    users: list[m.User] = await selected(ctx, query.user_ids, "userIds")
     for u in users:
         await auth.clear_failures(ctx.session, u.tenant_id, u.account)
     return True

@@ -3,13 +3,14 @@ import { bindingCalls } from '../../api/manifest';
 import { bindCheck } from './bind';
 
 describe('binding', () => {
-  it('takes the four calls of a binding and its button from the manifest', () => {
+  it('takes the four calls of a binding, its button and its limit from the manifest', () => {
     expect(bindingCalls('fence', 'vehicle')).toEqual({
       bound: '/api/liftdesk/fence/boundCars',
       unbound: '/api/liftdesk/fence/unboundCars',
       bind: '/api/liftdesk/fence/bindCars',
       unbind: '/api/liftdesk/fence/unbindCars',
       button: 'fence_edit',
+      limit: 2000,
     });
     expect(() => bindingCalls('fence', 'user')).toThrow();
   });

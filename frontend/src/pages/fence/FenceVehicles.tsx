@@ -4,17 +4,17 @@ import { rowLabel } from '../../components/crud/names';
 import vehicle from '../../resources/fleet/vehicle';
 import type { RowDialogProps } from '../../resources/types';
 
-/** The most vehicles one fence is bound to: the server's `MAX_FENCE_VEHICLES` (fleet/fences_api.py). */
-export const FENCE_VEHICLE_LIMIT = 2_000;
+const calls = bindingCalls('fence', 'vehicle');
 
 const spec: BindSpec = {
   ownerCode: 'fence',
   other: vehicle,
   columns: ['carNo', 'deviceNumber', 'carType', 'mechanismId'],
-  calls: bindingCalls('fence', 'vehicle'),
+  calls,
   ownerParam: 'fenceId',
   othersParam: 'carIds',
-  limit: FENCE_VEHICLE_LIMIT,
+  // the most vehicles one fence is bound to, as the server says (fleet/api/fences.py MAX_FENCE_VEHICLES)
+  limit: calls.limit,
   title: 'fence.vehiclesTitle',
 };
 
