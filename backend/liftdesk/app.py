@@ -48,6 +48,7 @@ def load_contexts() -> None:
     """Import every context so that its resources register before the registry freezes."""
     import liftdesk.fleet.api
     import liftdesk.fleet.resources
+    import liftdesk.reporting.api
     import liftdesk.system.api
     import liftdesk.system.resources
     import liftdesk.telemetry.api

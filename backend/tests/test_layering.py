@@ -9,7 +9,7 @@ from pathlib import Path
 import liftdesk
 
 ROOT = Path(liftdesk.__file__).parent
-CONTEXTS = ("system", "fleet", "telemetry")
+CONTEXTS = ("system", "fleet", "telemetry", "reporting")
 
 
 def imports_of(path: Path) -> set[str]:
@@ -45,6 +45,7 @@ UPSTREAM: dict[str, frozenset[str]] = {
     "system": frozenset(),
     "fleet": frozenset({"system"}),
     "telemetry": frozenset({"system", "fleet"}),
+    "reporting": frozenset({"system", "fleet", "telemetry"}),
 }
 
 

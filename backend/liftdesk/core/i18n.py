@@ -93,6 +93,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{value}",
     ),
     "period_too_long": ("{field}: 时间范围不能超过 {days} 天", "{field}: the period must not exceed {days} days"),
+    "period_order": ("{field} 不能晚于结束日期", "{field} must not be after the end date"),
+    "report_total": ("合计", "Total"),
     "one_of": ("{field}: 必须且只能填写其中一项", "{field}: give exactly one of them"),
     "register_closed": ("注册功能未开启", "Self-registration is switched off"),
     "register_pending": (
@@ -105,6 +107,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tenant_quota": ("租户账号数量已达上限", "The tenant has reached its account quota"),
     "cannot_delete_self": ("不能删除当前登录用户", "You cannot delete the signed-in user"),
     "cannot_delete_builtin": ("内置数据不能删除: {value}", "Built-in data cannot be deleted: {value}"),
+    # the tenant's map (system/api/map_setting.py)
+    "map_tile_template": (
+        "{field} 须为 http(s) 地址, 包含 {{z}}、{{x}}、{{y}}",
+        "{field} must be an http(s) URL containing {{z}}, {{x}} and {{y}}",
+    ),
+    "map_corners_order": (
+        "{field}: 西南角须在东北角的西南方",
+        "{field}: the south-west corner must lie south-west of the north-east corner",
+    ),
+    "map_corners_all": ("{field}: 须同时填写四个坐标", "{field}: give all four coordinates or none"),
+    "map_plan_type": ("{field} 只能是 JPG、PNG 或 WebP 图片", "{field} must be a JPG, PNG or WebP image"),
+    "map_plan_too_large": ("{field} 不能超过 {limit} MB", "{field} must be at most {limit} MB"),
+    "map_plan_missing": ("尚未上传场地平面图", "No site plan has been uploaded"),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Index, String, Text
+from sqlalchemy import BigInteger, Float, Index, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from liftdesk.core.db import (
@@ -221,3 +221,23 @@ class Datasource(BaseEntity, Base):
     username: Mapped[str | None] = mapped_column(String(50))
     password: Mapped[str | None] = mapped_column(String(255))
     remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class MapSetting(IdMixin, TenantMixin, AuditMixin, Base):
+    """A tenant's map: its basemap (a tile URL template; empty: the web app's default) and a site plan image placed
+    by its south-west and north-east corners (WGS-84), drawn under the vehicles. One row per tenant."""
+
+    __tablename__ = "liftdesk_map_setting"
+    __table_args__ = (Index("ux_liftdesk_map_setting_tenant", "tenant_id", unique=True),)
+    tile_url: Mapped[str] = mapped_column(String(500), default="")
+    attribution: Mapped[str] = mapped_column(String(200), default="")
+    max_zoom: Mapped[int | None]
+    plan_image: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    plan_type: Mapped[str | None] = mapped_column(String(20))
+    plan_size: Mapped[int | None]
+    plan_hash: Mapped[str | None] = mapped_column(String(64))
+    plan_south: Mapped[float | None] = mapped_column(Float)
+    plan_west: Mapped[float | None] = mapped_column(Float)
+    plan_north: Mapped[float | None] = mapped_column(Float)
+    plan_east: Mapped[float | None] = mapped_column(Float)
+    plan_opacity: Mapped[float] = mapped_column(Float, default=0.8)

@@ -6,6 +6,7 @@ from liftdesk.core.registry import CRUD_OPS, OPEN, REGISTRY, TREE_OPS, Resource
 from liftdesk.system import models as m
 from liftdesk.system import schemas as s
 from liftdesk.system import service as svc
+from liftdesk.system.schemas import MapSettingIn, MapSettingOut
 
 SYS = "/api/blade-system"
 ADMINISTRATOR_ONLY = ("administrator",)
@@ -227,5 +228,21 @@ DATASOURCE = REGISTRY.register(
         unique=(("name",),),
         read_roles=ADMINISTRATOR_ONLY,
         write_roles=ADMINISTRATOR_ONLY,
+    )
+)
+# The tenant's map (basemap and site plan): one row per tenant, served by the actions of system/api/map_setting.py
+# only (no generated operations); read by every signed-in user of the tenant, written with the buttons of menu
+# map_setting.
+MAP_SETTING = REGISTRY.register(
+    Resource(
+        name="map_setting",
+        model=m.MapSetting,
+        prefix="/api/liftdesk/map",
+        schema_in=MapSettingIn,
+        schema_out=MapSettingOut,
+        code="map_setting",
+        label="tile_url",
+        ops={},
+        tag="map",
     )
 )

@@ -246,3 +246,49 @@ class DatasourceIn(DatasourceOutBase):
 
 
 DatasourceOut = out_schema("DatasourceOut", DatasourceOutBase, m.Datasource)
+
+
+# ---------------------------------------------------------------- the tenant's map (api/map_setting.py)
+
+#: Largest site plan image (bytes).
+MAX_PLAN_BYTES = 5 * 1024 * 1024
+Lat = Annotated[float, Field(ge=-90, le=90)]
+Lon = Annotated[float, Field(ge=-180, le=180)]
+
+
+class MapSettingIn(Schema):
+    """What a tenant saves of its map. The site plan image itself is uploaded apart (``plan/upload``)."""
+
+    tile_url: str = Field(
+        default="",
+        max_length=500,
+        description="tile URL template: http(s), with {z}, {x} and {y} (optionally {s}); empty: the default basemap",
+    )
+    attribution: str = Field(default="", max_length=200, description="the basemap's attribution text")
+    max_zoom: int | None = Field(default=None, ge=1, le=24, description="the basemap's largest zoom level")
+    plan_south: Lat | None = Field(default=None, description="latitude of the site plan's south-west corner")
+    plan_west: Lon | None = Field(default=None, description="longitude of the site plan's south-west corner")
+    plan_north: Lat | None = Field(default=None, description="latitude of the site plan's north-east corner")
+    plan_east: Lon | None = Field(default=None, description="longitude of the site plan's north-east corner")
+    plan_opacity: float = Field(default=0.8, ge=0, le=1, description="opacity of the site plan, 0 to 1")
+
+
+class MapSettingOut(Schema):
+    """The tenant's map as every map of the web app draws it (defaults when the tenant has set nothing)."""
+
+    id: Id | None = None
+    tile_url: str = ""
+    attribution: str = ""
+    max_zoom: int | None = None
+    plan_south: float | None = None
+    plan_west: float | None = None
+    plan_north: float | None = None
+    plan_east: float | None = None
+    plan_opacity: float = 0.8
+    #: A site plan image is stored (served by ``plan/image``).
+    has_plan: bool = False
+    plan_type: str | None = None
+    plan_size: int | None = None
+    #: sha256 of the image: its ETag, and the web app's cache key.
+    plan_hash: str | None = None
+    update_time: Time | None = None

@@ -72,7 +72,11 @@ PARAMS = [
     ("账号错误锁定次数", "account.failCount", "5"),
     ("租户默认管理密码", "tenant.default.password", "admin"),
     ("租户默认账号额度", "tenant.default.accountNumber", "100"),
-    ("租户默认菜单集合", "tenant.default.menuCode", "user,dept,post,dictbiz,topmenu,role,operation,fleet"),
+    (
+        "租户默认菜单集合",
+        "tenant.default.menuCode",
+        "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report",
+    ),
 ]
 
 # (code, name, alias, path, icon, sort, children)
@@ -94,6 +98,26 @@ MENUS: list[MenuSpec] = [
         ],
     ),
     (
+        "intelligent_report",
+        "智能报表",
+        "intelligentReport",
+        "/report",
+        "iconfont icon-bar-chart",
+        5,
+        [
+            # summed from the daily aggregates (reporting/); reading only, and its export button
+            (
+                "report_efficiency",
+                "车辆效率报表",
+                "reportEfficiency",
+                "/report/efficiency",
+                "iconfont icon-fund",
+                1,
+                [],
+            ),
+        ],
+    ),
+    (
         "operation",
         "运营设置",
         "operation",
@@ -103,6 +127,8 @@ MENUS: list[MenuSpec] = [
         [
             # its editor, /adds/addOperating, is a page of this menu (no menu row of its own)
             ("fence", "电子围栏", "fence", "/operation/fence", "iconfont icon-border", 1, []),
+            # the tenant's basemap and site plan (system/api/map_setting.py); every map of the tenant reads it
+            ("map_setting", "地图设置", "mapSetting", "/operation/map", "iconfont icon-environment", 2, []),
         ],
     ),
     (
@@ -150,6 +176,8 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     # commands are never added, edited or deleted by hand; cancelling a pending one is also checked by the server
     # against the right to send commands (``vehicle_edit``), which the page asks for too
     "command_log": [("view", "查看", 2, 1), ("cancel", "取消指令", 1, 2)],
+    # a report is read and exported, never changed
+    "report_efficiency": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
 }
 
 
@@ -290,8 +318,9 @@ async def seed(session: AsyncSession) -> bool:
 
 #: Menus (and their buttons) the tenant administrator role is granted when they are seeded.
 ADMIN_MENU_CODES = frozenset(
-    {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence"}
+    {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence", "map_setting"}
     | {"fleet", "car_monitor", "vehicle", "command_log"}
+    | {"intelligent_report", "report_efficiency"}
 )
 
 

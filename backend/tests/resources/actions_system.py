@@ -271,3 +271,51 @@ EXEMPTIONS: dict[str, str] = {
         "(test_signin covers it, including the revocation)"
     ),
 }
+
+
+# ---------------------------------------------------------------- the tenant's map (system/api/map_setting.py)
+
+MAP = "/api/liftdesk/map"
+MAP_PROBE = ("GET", f"{MAP}/setting", {})
+
+
+def _plan_png() -> bytes:
+    from tests.system.test_map_setting import png
+
+    return png()
+
+
+async def _map_setting(api: Api, tenant: str) -> Call:
+    url = f"https://{api.unique('tiles')}.example.com/{{z}}/{{x}}/{{y}}.png"
+    r = await api.post(f"{MAP}/setting/save", json={"tileUrl": url}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(marker=url)
+
+
+async def _map_save(api: Api, tenant: str) -> Call:
+    url = f"https://{api.unique('tiles')}.example.com/{{z}}/{{x}}/{{y}}.png"
+    return Call(json={"tileUrl": url}, probe=MAP_PROBE)
+
+
+async def _map_upload(api: Api, tenant: str) -> Call:
+    return Call(files={"file": ("plan.png", _plan_png(), "image/png")}, probe=MAP_PROBE)
+
+
+async def _map_remove(api: Api, tenant: str) -> Call:
+    r = await api.post(f"{MAP}/plan/upload", files={"file": ("plan.png", _plan_png(), "image/png")}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(probe=MAP_PROBE)
+
+
+CASES.update(
+    {
+        key("GET", f"{MAP}/setting"): ActionCase(_map_setting),
+        key("POST", f"{MAP}/setting/save"): ActionCase(_map_save),
+        key("POST", f"{MAP}/plan/upload"): ActionCase(_map_upload),
+        key("POST", f"{MAP}/plan/remove"): ActionCase(_map_remove),
+    }
+)
+EXEMPTIONS[key("GET", f"{MAP}/plan/image")] = (
+    "answers the image's bytes (no envelope, which the suite's calls read); tests/system/test_map_setting.py proves "
+    "that it needs a token, that another tenant gets no image of this one's and that the owner gets theirs"
+)

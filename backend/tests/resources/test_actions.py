@@ -116,7 +116,7 @@ async def test_own_organisation_sees_and_changes_only_its_rows(api: Api, name: s
     left out and stay unchanged; the same call on a row of their organisation is served."""
     action, case = ACTIONS[name], CASES[name]
     ids = await seed_ids(api)
-    buttons = ("vehicle_add", "vehicle_edit", "vehicle_delete", "fence", "fence_edit")
+    buttons = ("vehicle_add", "vehicle_edit", "vehicle_delete", "fence", "fence_edit", "report_efficiency")
     async with own_organisation_user(api, ids["child_dept"], buttons=buttons) as who:
         token = PLACE_IN.set(ids["dept"])
         try:

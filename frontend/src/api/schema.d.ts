@@ -740,6 +740,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/intelligentReport/exportCarWorkEfficiencyList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicle efficiency report: per vehicle over the range, boot, load, move, idle and move-load hours and move efficiency (move / boot, %): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button report_efficiency_export. Kind: export.
+         */
+        get: operations["intelligentReport-vehicle_export_car_work_efficiency_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/intelligentReport/getCarFleetWorkTimeCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The fleet's hours per day of the range: boot, work, move and idle hours summed over the selected vehicles, and how many of them worked (at most 31 days; a list, unpaged)
+         * @description Permission: the button report_efficiency. Kind: aggregate.
+         */
+        post: operations["intelligentReport-vehicle_car_fleet_work_time_count"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/intelligentReport/getCarWorkEfficiencyList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicle efficiency report: per vehicle over the range, boot, load, move, idle and move-load hours and move efficiency (move / boot, %) (at most 31 days; paged, with the totals of every selected row)
+         * @description Permission: the button report_efficiency. Kind: aggregate.
+         */
+        post: operations["intelligentReport-vehicle_car_work_efficiency_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/operation/versionUpdate": {
         parameters: {
             query?: never;
@@ -2784,6 +2844,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/map/plan/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site plan image named by its hash, with its ETag (304 when If-None-Match names it)
+         * @description Permission: every signed-in user. Kind: detail.
+         */
+        get: operations["map-map_setting_map_plan_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/map/plan/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove the site plan (its image and its corners)
+         * @description Permission: the button map_setting_edit. Kind: action.
+         */
+        post: operations["map-map_setting_remove_map_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/map/plan/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the site plan image (JPG, PNG or WebP, at most 5 MB; multipart field 'file')
+         * @description Permission: the button map_setting_edit. Kind: action.
+         */
+        post: operations["map-map_setting_upload_map_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/map/setting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's map: basemap and site plan (defaults when it has set nothing)
+         * @description Permission: every signed-in user. Kind: detail.
+         */
+        get: operations["map-map_setting_read_map_setting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/map/setting/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the tenant's basemap and the site plan's corners and opacity
+         * @description Permission: the button map_setting_edit. Kind: action.
+         */
+        post: operations["map-map_setting_save_map_setting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/terminal/release": {
         parameters: {
             query?: never;
@@ -2843,6 +3003,14 @@ export interface components {
         };
         /** Body_carInfo-vehicle_import_vehicle */
         "Body_carInfo-vehicle_import_vehicle": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
+        /** Body_map-map_setting_upload_map_plan */
+        "Body_map-map_setting_upload_map_plan": {
             /**
              * File
              * @description the file (multipart field 'file')
@@ -3420,6 +3588,162 @@ export interface components {
             sort: number;
         };
         /**
+         * EfficiencyQuery
+         * @description The vehicle efficiency report's filters: organisation (and those under it), range, vehicle, type, holidays.
+         */
+        EfficiencyQuery: {
+            /**
+             * Carno
+             * @description vehicle number contains this
+             */
+            carNo?: string | null;
+            /** Cartype */
+            carType?: number | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Festival
+             * @description include holidays. There is no holiday calendar: true (the default) counts every day of the range; false leaves Saturdays and Sundays out (their hours are not summed, and they are not days of the daily series)
+             * @default true
+             */
+            festival: boolean;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
+        /** EfficiencyQueryPaged */
+        EfficiencyQueryPaged: {
+            /**
+             * Carno
+             * @description vehicle number contains this
+             */
+            carNo?: string | null;
+            /** Cartype */
+            carType?: number | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Festival
+             * @description include holidays. There is no holiday calendar: true (the default) counts every day of the range; false leaves Saturdays and Sundays out (their hours are not summed, and they are not days of the daily series)
+             * @default true
+             */
+            festival: boolean;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 1000 are given)
+             * @default 10
+             */
+            size: number;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
+        /**
+         * EfficiencyRow
+         * @description One vehicle over the range.
+         */
+        EfficiencyRow: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType: number;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Cumulativeboottime
+             * @description hours with ACC on
+             */
+            cumulativeBootTime: number;
+            /**
+             * Equipmentno
+             * @description the terminal's device number
+             */
+            equipmentNo?: string | null;
+            /**
+             * Freetime
+             * @description idle hours: boot − work
+             */
+            freeTime: number;
+            /**
+             * Loadtime
+             * @description hours carrying a load
+             */
+            loadTime: number;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /**
+             * Mobileefficiency
+             * @description move / boot, percent
+             */
+            mobileEfficiency: number;
+            /**
+             * Mobiletime
+             * @description hours travelling
+             */
+            mobileTime: number;
+            /**
+             * Movingloadtime
+             * @description hours travelling loaded
+             */
+            movingLoadTime: number;
+        };
+        /**
+         * EfficiencyTotals
+         * @description Every selected vehicle together (sums of the seconds, then hours; efficiency of the sums).
+         */
+        EfficiencyTotals: {
+            /** Cumulativeboottime */
+            cumulativeBootTime: number;
+            /** Freetime */
+            freeTime: number;
+            /** Loadtime */
+            loadTime: number;
+            /** Mobileefficiency */
+            mobileEfficiency: number;
+            /** Mobiletime */
+            mobileTime: number;
+            /** Movingloadtime */
+            movingLoadTime: number;
+            /** Vehicles */
+            vehicles: number;
+        };
+        /**
          * ErrorLog
          * @description The browser's local error log (at most 500 entries), as a JSON array.
          */
@@ -3685,6 +4009,43 @@ export interface components {
             size?: number;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * FleetDay
+         * @description The selected vehicles on one day of the range.
+         */
+        FleetDay: {
+            /**
+             * Boottime
+             * @description hours with ACC on, every vehicle summed
+             */
+            bootTime: number;
+            /**
+             * Freetime
+             * @description idle hours: boot − work
+             */
+            freeTime: number;
+            /**
+             * Mobiletime
+             * @description hours travelling
+             */
+            mobileTime: number;
+            /**
+             * Searchtime
+             * @description the day (yyyy-MM-dd)
+             * @example 2026-11-01
+             */
+            searchTime: string;
+            /**
+             * Worktime
+             * @description hours working (move ∪ load ∪ lift)
+             */
+            workTime: number;
+            /**
+             * Workingvehicles
+             * @description vehicles that worked that day
+             */
+            workingVehicles: number;
         };
         /** FuncSetIn */
         FuncSetIn: {
@@ -4140,6 +4501,101 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /**
+         * MapSettingIn
+         * @description What a tenant saves of its map. The site plan image itself is uploaded apart (``plan/upload``).
+         */
+        MapSettingIn: {
+            /**
+             * Attribution
+             * @description the basemap's attribution text
+             * @default
+             */
+            attribution: string;
+            /**
+             * Maxzoom
+             * @description the basemap's largest zoom level
+             */
+            maxZoom?: number | null;
+            /**
+             * Planeast
+             * @description longitude of the site plan's north-east corner
+             */
+            planEast?: number | null;
+            /**
+             * Plannorth
+             * @description latitude of the site plan's north-east corner
+             */
+            planNorth?: number | null;
+            /**
+             * Planopacity
+             * @description opacity of the site plan, 0 to 1
+             * @default 0.8
+             */
+            planOpacity: number;
+            /**
+             * Plansouth
+             * @description latitude of the site plan's south-west corner
+             */
+            planSouth?: number | null;
+            /**
+             * Planwest
+             * @description longitude of the site plan's south-west corner
+             */
+            planWest?: number | null;
+            /**
+             * Tileurl
+             * @description tile URL template: http(s), with {z}, {x} and {y} (optionally {s}); empty: the default basemap
+             * @default
+             */
+            tileUrl: string;
+        };
+        /**
+         * MapSettingOut
+         * @description The tenant's map as every map of the web app draws it (defaults when the tenant has set nothing).
+         */
+        MapSettingOut: {
+            /**
+             * Attribution
+             * @default
+             */
+            attribution: string;
+            /**
+             * Hasplan
+             * @default false
+             */
+            hasPlan: boolean;
+            /** Id */
+            id?: string | null;
+            /** Maxzoom */
+            maxZoom?: number | null;
+            /** Planeast */
+            planEast?: number | null;
+            /** Planhash */
+            planHash?: string | null;
+            /** Plannorth */
+            planNorth?: number | null;
+            /**
+             * Planopacity
+             * @default 0.8
+             */
+            planOpacity: number;
+            /** Plansize */
+            planSize?: number | null;
+            /** Plansouth */
+            planSouth?: number | null;
+            /** Plantype */
+            planType?: string | null;
+            /** Planwest */
+            planWest?: number | null;
+            /**
+             * Tileurl
+             * @default
+             */
+            tileUrl: string;
+            /** Updatetime */
+            updateTime?: string | null;
         };
         /** MenuIn */
         MenuIn: {
@@ -4886,6 +5342,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[MapSettingOut] */
+        R_MapSettingOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["MapSettingOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[MenuOut] */
         R_MenuOut_: {
             /**
@@ -5266,6 +5741,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[ReportPage[EfficiencyRow, EfficiencyTotals]] */
+        R_ReportPage_EfficiencyRow__EfficiencyTotals__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ReportPage_EfficiencyRow_EfficiencyTotals_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[RoleOut] */
         R_RoleOut_: {
             /**
@@ -5635,6 +6129,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[FleetDay]] */
+        R_list_FleetDay__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["FleetDay"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[LiveVehicle]] */
         R_list_LiveVehicle__: {
             /**
@@ -5896,6 +6410,20 @@ export interface components {
              * @default
              */
             userIds: string;
+        };
+        /** ReportPage[EfficiencyRow, EfficiencyTotals] */
+        ReportPage_EfficiencyRow_EfficiencyTotals_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["EfficiencyRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+            totals: components["schemas"]["EfficiencyTotals"];
         };
         /** RoleIn */
         RoleIn: {
@@ -8701,6 +9229,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IpOffset_"];
+                };
+            };
+        };
+    };
+    "intelligentReport-vehicle_export_car_work_efficiency_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description vehicle number contains this */
+                carNo?: string | null;
+                carType?: number | null;
+                /** @description include holidays. There is no holiday calendar: true (the default) counts every day of the range; false leaves Saturdays and Sundays out (their hours are not summed, and they are not days of the daily series) */
+                festival?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "intelligentReport-vehicle_car_fleet_work_time_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EfficiencyQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_FleetDay__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "intelligentReport-vehicle_car_work_efficiency_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EfficiencyQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_EfficiencyRow__EfficiencyTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -12063,6 +12698,154 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IngestResult_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "map-map_setting_map_plan_image": {
+        parameters: {
+            query: {
+                /** @description the image's planHash (from the setting): a changed image has another address */
+                hash: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the site plan image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description not modified (If-None-Match names the stored image) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "map-map_setting_remove_map_plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_MapSettingOut_"];
+                };
+            };
+        };
+    };
+    "map-map_setting_upload_map_plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_map-map_setting_upload_map_plan"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_MapSettingOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "map-map_setting_read_map_setting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_MapSettingOut_"];
+                };
+            };
+        };
+    };
+    "map-map_setting_save_map_setting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MapSettingIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_MapSettingOut_"];
                 };
             };
             /** @description Validation Error */
