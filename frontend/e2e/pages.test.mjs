@@ -33,9 +33,17 @@ const OWN_FLOW = {
     file: 'fence.test.mjs',
     reason: 'a fence is drawn on a map in its own editor page (/adds/addOperating), not in the list form',
   },
+  map_setting: {
+    file: 'mapsetting.test.mjs',
+    reason: "one setting per tenant, not a list: a basemap template tested against a tile server and a site plan image placed on a map",
+  },
   command_log: {
     file: 'monitor.test.mjs',
     reason: 'read-only: commands are made by the screens that send them; the log is listed, opened and cancelled after one is sent',
+  },
+  report_efficiency: {
+    file: 'report.test.mjs',
+    reason: 'a read-only report summed from daily aggregates: it needs known daily rows, a range, its totals and its export',
   },
 };
 

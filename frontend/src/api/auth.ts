@@ -1,5 +1,6 @@
 import { md5 } from 'js-md5';
-import { get, post, request } from './request';
+import { apiGet, apiPost } from './client';
+import { request } from './request';
 import type { Captcha, TenantInfo, TenantOption, TokenInfo } from './types';
 
 const AUTH = '/api/blade-auth/oauth';
@@ -65,19 +66,19 @@ export function uploadErrorLogs(logs: unknown[]): Promise<unknown> {
 }
 
 /** After a sign-in: the other tenants where the same account opens with the same password. */
-export function getTenantListByAccount(info: TokenInfo, password: string): Promise<TenantOption[]> {
-  return post<TenantOption[]>('/api/blade-user/getTenantListByAccount', undefined, {
+export async function getTenantListByAccount(info: TokenInfo, password: string): Promise<TenantOption[]> {
+  const tenants = await apiPost('/api/blade-user/getTenantListByAccount', undefined, {
     params: { account: info.account ?? info.user_name, password: hashPassword(password) },
     headers: { 'Blade-Auth': `bearer ${info.access_token}` },
     silent: true,
     noToken: true,
   });
+  return tenants ?? [];
 }
 
 /** Changes the signed-in user's password; every token issued before is revoked by the server. */
 export function updatePassword(oldPassword: string, newPassword: string, newPassword1: string): Promise<unknown> {
-  return request('/api/blade-user/update-password', {
-    method: 'POST',
+  return apiPost('/api/blade-user/update-password', undefined, {
     params: {
       oldPassword: hashPassword(oldPassword),
       newPassword: hashPassword(newPassword),
@@ -94,5 +95,5 @@ export function passwordProblem(plain: string): 'length' | 'classes' | null {
 }
 
 export function getTenantInfo(domain: string): Promise<TenantInfo | null> {
-  return get<TenantInfo | null>('/api/blade-system/tenant/info', { domain }, { silent: true, noToken: true });
+  return apiGet('/api/blade-system/tenant/info', { domain }, { silent: true, noToken: true });
 }

@@ -1,27 +1,51 @@
-import { get, post } from './request';
+import { apiGet, apiPost } from './client';
+import type { components } from './schema';
 import type { ButtonVO, IpOffset, MenuVO, TopMenu } from './types';
 
-const MENU = '/api/blade-system/menu';
+type MenuNode = components['schemas']['MenuNode'];
+type TopMenuOut = components['schemas']['TopMenuOut'];
 
-export function getRoutes(topMenuId?: string): Promise<MenuVO[]> {
-  return get<MenuVO[]>(`${MENU}/routes`, { topMenuId: topMenuId || undefined });
+/** The shell's view of a menu node: absent texts are empty or undefined, never null. */
+export function toMenuVO(node: MenuNode): MenuVO {
+  return {
+    id: node.id,
+    parentId: node.parentId,
+    code: node.code,
+    name: node.name,
+    alias: node.alias ?? undefined,
+    path: node.path ?? '',
+    source: node.source ?? undefined,
+    sort: node.sort,
+    category: node.category,
+    action: node.action,
+    isOpen: node.isOpen,
+    children: node.children?.map(toMenuVO),
+  };
 }
 
-export function getButtons(): Promise<ButtonVO[]> {
-  return get<ButtonVO[]>(`${MENU}/buttons`);
+function toTopMenu(top: TopMenuOut): TopMenu {
+  return { id: top.id, code: top.code, name: top.name, source: top.source ?? undefined, sort: top.sort };
 }
 
-export function getTopMenu(): Promise<TopMenu[]> {
-  return get<TopMenu[]>(`${MENU}/top-menu`);
+export async function getRoutes(topMenuId?: string): Promise<MenuVO[]> {
+  return ((await apiGet('/api/blade-system/menu/routes', { topMenuId: topMenuId || undefined })) ?? []).map(toMenuVO);
+}
+
+export async function getButtons(): Promise<ButtonVO[]> {
+  return (await apiGet('/api/blade-system/menu/buttons')) ?? [];
+}
+
+export async function getTopMenu(): Promise<TopMenu[]> {
+  return ((await apiGet('/api/blade-system/menu/top-menu')) ?? []).map(toTopMenu);
 }
 
 /** Records that the user opened a menu item (spec §2: "opening a menu item records a menu visit"). */
-export function recordVisit(menuId: string): Promise<boolean> {
-  return post<boolean>(`${MENU}/visit`, { menuId }, { silent: true });
+export async function recordVisit(menuId: string): Promise<boolean> {
+  return (await apiPost('/api/blade-system/menu/visit', { menuId }, { silent: true })) === true;
 }
 
-export function getIpOffset(): Promise<IpOffset> {
-  return get<IpOffset>('/api/blade-fics-report/fics/common/getIpOffset', undefined, { silent: true });
+export async function getIpOffset(): Promise<IpOffset | null> {
+  return apiGet('/api/blade-fics-report/fics/common/getIpOffset', undefined, { silent: true });
 }
 
 /** Flattens the buttons tree into the set of leaf codes (Saber's `permission`). */

@@ -17,6 +17,7 @@ export function useServerClock(): { offset: number; skew: number; now: () => num
       const answer = await getIpOffset();
       // assume the server read its clock half-way through the round trip
       const received = Date.now();
+      if (!answer) throw new Error('the server answered no clock'); // the query retries
       return { skew: clockSkew(answer.timestamp, (sent + received) / 2), offset: answer.offset };
     },
     staleTime: 10 * 60_000,

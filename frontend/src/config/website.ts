@@ -9,6 +9,8 @@ export interface SitePlan {
   topLeft: readonly [number, number];
   /** [lon, lat] of the image's bottom-right corner. */
   bottomRight: readonly [number, number];
+  /** 0 (invisible) to 1 (opaque); default 1. */
+  opacity?: number;
 }
 
 /** Constants of the product (spec §9, Saber `website.js`). */
@@ -33,7 +35,10 @@ export const website = {
   storagePrefix: 'saber-',
   dateTimeFormat: 'YYYY-MM-DD HH:mm:ss',
   dateFormat: 'YYYY-MM-DD',
-  /** Maps: the basemap used unless a page names another, where a map opens with nothing to show, and the basemaps. */
+  /**
+   * Maps: the default basemap (a tenant's own setting comes first), where a map opens with nothing to show, and the
+   * basemaps.
+   */
   map: {
     basemap: 'osm',
     center: [116.397, 39.909] as const,
@@ -49,9 +54,10 @@ export const website = {
       },
     },
     /**
-     * The site plan drawn under the vehicles on every map, or null. To come: each tenant sets its basemap (a tile
-     * URL template) and uploads its site plan with its two corners in a backend setting, which the maps will read
-     * instead of these constants; until then this is the one place to set them.
+     * The site plan drawn under the vehicles on every map, or null. Each tenant sets its own basemap (a tile URL
+     * template) and site plan (an uploaded image and its two corners) on 运营设置 → 地图设置
+     * (`/api/liftdesk/map/setting`); every map reads that setting (`map/context.ts` `useTenantMap`), and these
+     * constants (`basemap`, `basemaps`, `siteplan`) are only the default of a tenant that has set nothing.
      */
     siteplan: null as SitePlan | null,
   },

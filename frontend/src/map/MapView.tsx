@@ -6,23 +6,28 @@ import { Button, Result } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { website } from '../config/website';
+import { website, type SitePlan } from '../config/website';
 import {
   BACKGROUND_LAYER,
   BASEMAP_SOURCE,
-  basemapByName,
   basemapStyle,
-  configuredSitePlan,
   FALLBACK_BACKGROUND,
   gridImage,
+  PLAN_PROTOCOL,
+  syncSitePlan,
   type Basemap,
 } from './basemap';
 import { tileHost, watchBasemap, type BasemapStatus } from './basemapHealth';
-import { MapContext, type MapContextValue } from './context';
+import { MapContext, planImageBytes, useTenantMap, type MapContextValue } from './context';
 import type { LonLat } from './geo';
 
 // Vite serves the worker as its own file; without it GeoJSON layers never draw.
 maplibregl.setWorkerUrl(workerUrl);
+// The tenant's site plan image needs the token, which MapLibre's own requests would not send: `liftdeskplan://<hash>`
+// is loaded by the app (once per image) and handed to MapLibre as bytes.
+maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({
+  data: await planImageBytes(params.url.slice(PLAN_PROTOCOL.length + 3)),
+}));
 
 function webglSupported(): boolean {
   try {
@@ -60,8 +65,10 @@ function reasonText(t: TFunction, status: Extract<BasemapStatus, { state: 'faile
 }
 
 export interface MapViewProps {
-  /** The basemap (default: the configured one). It is read once: give the MapView a new `key` to change it. */
+  /** The basemap (default: the tenant's, else the configured one). A change rebuilds the map where it stands. */
   basemap?: Basemap;
+  /** The site plan under the layers (default: the tenant's, else the configured one; null: none). Follows changes. */
+  siteplan?: SitePlan | null;
   /** Where the map opens; layers may move it later (e.g. to fit a shape). */
   center?: LonLat;
   zoom?: number;
@@ -72,27 +79,37 @@ export interface MapViewProps {
 }
 
 /**
- * One MapLibre map. The style is a background under the basemap's raster tiles and the site plan (when one is
- * configured), so the map and its layers still work when tiles cannot load (offline, a plant network, tests): then
- * the basemap is hidden, the background shows a grid and a note says why. Children render once the map has loaded.
+ * One MapLibre map. The style is a background under the basemap's raster tiles and the site plan (the tenant's
+ * setting, else the configured one), so the map and its layers still work when tiles cannot load (offline, a plant
+ * network, tests): then the basemap is hidden, the background shows a grid and a note says why. Children render
+ * once the map has loaded. The map is made once the tenant's setting has been read (once for every map).
  */
-export default function MapView({ basemap, center, zoom, className, style, children }: MapViewProps) {
+export default function MapView({ basemap, siteplan, center, zoom, className, style, children }: MapViewProps) {
   const { t } = useTranslation();
   const container = useRef<MapElement>(null);
   const [supported] = useState(webglSupported);
   const [value, setValue] = useState<MapContextValue | null>(null);
-  // the first values only: later moves go through the map's own API (layers fit their shapes)
-  const initial = useRef({ basemap: basemap ?? basemapByName(), center: center ?? website.map.center, zoom: zoom ?? website.map.zoom });
-  const [status, setStatus] = useState<BasemapStatus>(() => ({ state: (basemap ?? basemapByName()).tiles.length ? 'loading' : 'none' }));
+  const tenant = useTenantMap();
+  const chosen = basemap ?? tenant.basemap;
+  const ready = basemap !== undefined || tenant.ready;
+  const basemapKey = JSON.stringify(chosen);
+  const plan = siteplan === undefined ? tenant.siteplan : siteplan;
+  const planKey = JSON.stringify(plan);
+  // where the map opens: the first values, then where it stood before a rebuild (later moves go through the map's
+  // own API: layers fit their shapes)
+  const view = useRef({ center: center ?? website.map.center, zoom: zoom ?? website.map.zoom });
+  const [status, setStatus] = useState<BasemapStatus>({ state: 'loading' });
   const retry = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     const element = container.current;
-    if (!element || !supported) return;
-    const { basemap: first, center: at, zoom: level } = initial.current;
+    if (!element || !supported || !ready) return;
+    const first = JSON.parse(basemapKey) as Basemap;
+    const { center: at, zoom: level } = view.current;
+    setStatus({ state: first.tiles.length ? 'loading' : 'none' });
     const map = new maplibregl.Map({
       container: element,
-      style: basemapStyle(first, configuredSitePlan()),
+      style: basemapStyle(first),
       center: [at[0], at[1]],
       zoom: level,
       dragRotate: false,
@@ -132,14 +149,21 @@ export default function MapView({ basemap, center, zoom, className, style, child
     return () => {
       stopWatching();
       observer.disconnect();
+      const c = map.getCenter();
+      view.current = { center: [c.lng, c.lat], zoom: map.getZoom() };
       setValue(null);
       delete element.maplibreMap;
       map.remove();
     };
-  }, [supported]);
+  }, [supported, ready, basemapKey]);
+
+  useEffect(() => {
+    if (!value) return;
+    syncSitePlan(value.map, JSON.parse(planKey) as SitePlan | null, value.basemap.crs);
+  }, [value, planKey]);
 
   return (
-    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state}>
+    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state} data-siteplan={plan ? 'on' : 'off'}>
       <div ref={container} className="map-view-canvas" data-testid="map" />
       {!supported && (
         <div className="map-view-overlay">

@@ -1,4 +1,4 @@
-import type { StyleSpecification } from 'maplibre-gl';
+import type { ImageSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
 import { website, type SitePlan } from '../config/website';
 import { gcj02ToWgs84, wgs84ToGcj02, type LonLat } from './geo';
 
@@ -31,9 +31,85 @@ export const BACKGROUND_LAYER = 'background';
 export const BASEMAP_SOURCE = 'basemap';
 export const SITEPLAN_SOURCE = 'siteplan';
 
-/** The configured site plan (null: none). */
+/** The configured site plan (null: none): the default of a tenant that has set none. */
 export function configuredSitePlan(): SitePlan | null {
   return website.map.siteplan;
+}
+
+/** What a tenant sets of its map (`/api/liftdesk/map/setting`; the fields the maps read). */
+export interface TenantMapSetting {
+  tileUrl: string;
+  attribution: string;
+  maxZoom?: number | null;
+  hasPlan: boolean;
+  planHash?: string | null;
+  planSouth?: number | null;
+  planWest?: number | null;
+  planNorth?: number | null;
+  planEast?: number | null;
+  planOpacity: number;
+}
+
+/** The URL scheme of a tenant's site plan image (`liftdeskplan://<hash>`): `MapView` loads it with the token. */
+export const PLAN_PROTOCOL = 'liftdeskplan';
+
+export function planUrl(hash: string): string {
+  return `${PLAN_PROTOCOL}://${hash}`;
+}
+
+/** The tile URLs of a template: `{s}` gives one URL per subdomain (a, b, c), as Leaflet reads it. */
+export function expandTemplate(template: string): string[] {
+  return template.includes('{s}') ? ['a', 'b', 'c'].map((s) => template.replace('{s}', s)) : [template];
+}
+
+/** Text as HTML that shows it as it is (MapLibre writes attributions into the page as HTML). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+/**
+ * A basemap of a tile URL template (WGS-84 web-mercator tiles, 256 px). The attribution is a tenant's text, shown
+ * as text: never as HTML of the page.
+ */
+export function templateBasemap(template: string, attribution = '', maxZoom?: number | null): Basemap {
+  return {
+    name: 'tenant',
+    tiles: expandTemplate(template),
+    tileSize: 256,
+    maxzoom: maxZoom ?? 19,
+    attribution: escapeHtml(attribution),
+    crs: 'WGS84',
+  };
+}
+
+/** The tenant's basemap: its template when it set one, else the configured default. */
+export function tenantBasemap(setting: TenantMapSetting | null | undefined): Basemap {
+  if (!setting?.tileUrl) return basemapByName();
+  return templateBasemap(setting.tileUrl, setting.attribution, setting.maxZoom);
+}
+
+/** Are these corners a plan's place: all four given, south-west strictly south-west of north-east? */
+export function validCorners(south?: number | null, west?: number | null, north?: number | null, east?: number | null): boolean {
+  const all = [south, west, north, east];
+  if (all.some((v) => v === null || v === undefined || !Number.isFinite(v))) return false;
+  return (south as number) < (north as number) && (west as number) < (east as number);
+}
+
+/** The site plan of corners and an image URL (null when they do not place one). */
+export function placedPlan(
+  url: string | null | undefined,
+  corners: { planSouth?: number | null; planWest?: number | null; planNorth?: number | null; planEast?: number | null },
+  opacity = 1,
+): SitePlan | null {
+  const { planSouth: s, planWest: w, planNorth: n, planEast: e } = corners;
+  if (!url || !validCorners(s, w, n, e)) return null;
+  return { url, topLeft: [w as number, n as number], bottomRight: [e as number, s as number], opacity };
+}
+
+/** The tenant's site plan (its image and corners), else the configured default. */
+export function tenantSitePlan(setting: TenantMapSetting | null | undefined): SitePlan | null {
+  if (!setting?.hasPlan || !setting.planHash) return configuredSitePlan();
+  return placedPlan(planUrl(setting.planHash), setting, setting.planOpacity);
 }
 
 /** The four corners of an image source (top-left, top-right, bottom-right, bottom-left) in the basemap's CRS. */
@@ -72,9 +148,43 @@ export function basemapStyle(basemap: Basemap, siteplan: SitePlan | null = null)
   }
   if (siteplan) {
     style.sources[SITEPLAN_SOURCE] = { type: 'image', url: siteplan.url, coordinates: sitePlanCorners(siteplan, basemap.crs) };
-    style.layers.push({ id: SITEPLAN_SOURCE, type: 'raster', source: SITEPLAN_SOURCE, paint: { 'raster-fade-duration': 0 } });
+    style.layers.push({ id: SITEPLAN_SOURCE, type: 'raster', source: SITEPLAN_SOURCE, paint: sitePlanPaint(siteplan) });
   }
   return style;
+}
+
+function sitePlanPaint(plan: SitePlan): { 'raster-fade-duration': number; 'raster-opacity': number } {
+  return { 'raster-fade-duration': 0, 'raster-opacity': plan.opacity ?? 1 };
+}
+
+/** The part of a MapLibre map `syncSitePlan` uses. */
+type PlanMap = Pick<MapLibreMap, 'getSource' | 'addSource' | 'removeSource' | 'getLayer' | 'addLayer' | 'removeLayer' | 'getStyle' | 'setPaintProperty'>;
+
+/**
+ * Puts the site plan on a loaded map, moves it or changes its image or opacity, or takes it off (null): right over
+ * the basemap, under every layer the pages add (vehicles, fences, tracks).
+ */
+export function syncSitePlan(map: PlanMap, plan: SitePlan | null, crs: Crs): void {
+  const source = map.getSource(SITEPLAN_SOURCE) as ImageSource | undefined;
+  if (!plan) {
+    if (map.getLayer(SITEPLAN_SOURCE)) map.removeLayer(SITEPLAN_SOURCE);
+    if (source) map.removeSource(SITEPLAN_SOURCE);
+    return;
+  }
+  const coordinates = sitePlanCorners(plan, crs);
+  if (source && source.url === plan.url) {
+    source.setCoordinates(coordinates);
+  } else if (source) {
+    source.updateImage({ url: plan.url, coordinates });
+  } else {
+    map.addSource(SITEPLAN_SOURCE, { type: 'image', url: plan.url, coordinates });
+  }
+  if (!map.getLayer(SITEPLAN_SOURCE)) {
+    const above = map.getStyle().layers.find((l) => l.id !== BACKGROUND_LAYER && l.id !== BASEMAP_SOURCE);
+    map.addLayer({ id: SITEPLAN_SOURCE, type: 'raster', source: SITEPLAN_SOURCE, paint: sitePlanPaint(plan) }, above?.id);
+  } else {
+    map.setPaintProperty(SITEPLAN_SOURCE, 'raster-opacity', plan.opacity ?? 1);
+  }
 }
 
 /** The plain background drawn when the basemap cannot load: a light colour and a grid that moves with the map. */

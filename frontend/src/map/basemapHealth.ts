@@ -25,7 +25,7 @@ export interface WatchOptions {
 }
 
 /** The host of a basemap's tiles (what the note names), or '' when it has none. */
-export function tileHost(basemap: Basemap): string {
+export function tileHost(basemap: Pick<Basemap, 'tiles'>): string {
   const template = basemap.tiles[0];
   if (!template) return '';
   try {
@@ -88,4 +88,59 @@ export function watchBasemap(
   map.on('sourcedata', onData);
   map.on('error', onError);
   return stop;
+}
+
+/** The XYZ tile (web mercator) holding [lon, lat] at zoom `z`. */
+export function tileAt([lon, lat]: readonly [number, number], z: number): { z: number; x: number; y: number } {
+  const n = 2 ** z;
+  const clampedLat = Math.max(-85.0511, Math.min(85.0511, lat));
+  const rad = (clampedLat * Math.PI) / 180;
+  const x = Math.floor(((lon + 180) / 360) * n);
+  const y = Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n);
+  return { z, x: Math.min(n - 1, Math.max(0, x)), y: Math.min(n - 1, Math.max(0, y)) };
+}
+
+/** The URL of one tile of a template (`{s}` → a). */
+export function tileUrl(template: string, tile: { z: number; x: number; y: number }): string {
+  return template
+    .replace('{s}', 'a')
+    .replace('{z}', String(tile.z))
+    .replace('{x}', String(tile.x))
+    .replace('{y}', String(tile.y));
+}
+
+export interface ProbeOptions {
+  /** Where the tile is taken: the map's centre and zoom (a plant's own tile server may serve its site only). */
+  at: readonly [number, number];
+  zoom: number;
+  timeoutMs?: number;
+  /** The fetch used (a fake one in tests). */
+  fetcher?: typeof fetch;
+}
+
+/**
+ * Loads one tile of a template as the map would (a CORS request) and says whether it works: `ok` when an image
+ * comes back, else `failed` with the host and the reason, in the words of the map's own note.
+ */
+export async function probeTile(
+  template: string,
+  { at, zoom, timeoutMs = 8000, fetcher = (...args) => fetch(...args) }: ProbeOptions,
+): Promise<Extract<BasemapStatus, { state: 'ok' } | { state: 'failed' }>> {
+  const url = tileUrl(template, tileAt(at, Math.max(0, Math.round(zoom))));
+  const host = tileHost({ tiles: [url] });
+  const seconds = Math.round(timeoutMs / 1000);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetcher(url, { mode: 'cors', signal: controller.signal });
+    const type = response.headers.get('Content-Type') ?? '';
+    if (!response.ok) return { state: 'failed', reason: 'error', host, detail: `HTTP ${response.status}`, seconds };
+    if (type && !type.startsWith('image/')) return { state: 'failed', reason: 'error', host, detail: type, seconds };
+    return { state: 'ok' };
+  } catch (error) {
+    if (controller.signal.aborted) return { state: 'failed', reason: 'timeout', host, detail: '', seconds };
+    return { state: 'failed', reason: 'error', host, detail: describeError({ message: String((error as Error)?.message ?? error) }), seconds };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,6 +1,10 @@
 import { createContext, useContext } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import type { Basemap } from './basemap';
+import type { SitePlan } from '../config/website';
+import { queryClient } from '../app/queryClient';
+import { getMapSetting, MAP_SETTING_KEY, planImage, planImageKey, type MapSetting } from '../pages/map/api';
+import { tenantBasemap, tenantSitePlan, type Basemap } from './basemap';
 
 export interface MapContextValue {
   map: MapLibreMap;
@@ -14,4 +18,27 @@ export function useMapContext(): MapContextValue {
   const value = useContext(MapContext);
   if (!value) throw new Error('useMapContext outside a MapView');
   return value;
+}
+
+/** The tenant's map setting, fetched once for every map (a save puts the new one in the cache). */
+export const mapSettingQuery = { queryKey: MAP_SETTING_KEY, queryFn: getMapSetting, staleTime: 5 * 60_000 };
+
+export interface TenantMap {
+  /** The setting has been read (or could not be: then the defaults). */
+  ready: boolean;
+  setting: MapSetting | undefined;
+  basemap: Basemap;
+  siteplan: SitePlan | null;
+}
+
+/** The tenant's basemap and site plan, or the configured defaults when it has set nothing (`config/website.ts`). */
+export function useTenantMap(): TenantMap {
+  const { data, isPending } = useQuery(mapSettingQuery);
+  return { ready: !isPending, setting: data, basemap: tenantBasemap(data), siteplan: tenantSitePlan(data) };
+}
+
+/** The bytes of the site plan image of that hash, fetched once (MapLibre's `liftdeskplan://` scheme reads them). */
+export async function planImageBytes(hash: string): Promise<ArrayBuffer> {
+  const blob = await queryClient.query({ queryKey: planImageKey(hash), queryFn: () => planImage(hash), staleTime: Infinity });
+  return blob.arrayBuffer();
 }

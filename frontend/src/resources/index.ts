@@ -23,6 +23,8 @@ const DictVertical = lazy(() => import('../pages/dict/DictVertical'));
 // the map (MapLibre, terra-draw) loads with this page only
 const FenceEditor = lazy(() => import('../pages/fence/FenceEditor'));
 const LiveMonitor = lazy(() => import('../pages/monitor/LiveMonitor'));
+const MapSetting = lazy(() => import('../pages/map/MapSetting'));
+const VehicleEfficiency = lazy(() => import('../pages/report/VehicleEfficiency'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -41,6 +43,8 @@ export const PAGES: Record<string, PageEntry> = {
   '/system/user': resource(user),
   [FENCE_LIST_PATH]: resource(fence),
   '/fleet/monitor': { kind: 'component', component: LiveMonitor },
+  '/operation/map': { kind: 'component', component: MapSetting },
+  '/report/efficiency': { kind: 'component', component: VehicleEfficiency },
   [VEHICLE_LIST_PATH]: resource(vehicle),
   [COMMAND_LOG_PATH]: resource(command),
 };

@@ -1,7 +1,6 @@
-import { post } from '../../api/request';
+import { apiPost } from '../../api/client';
 import type { Option, Row, Translate } from '../../resources/types';
 
-export const COMMAND_API = '/api/liftdesk/command';
 
 /** The button that shows "cancel" on the command log (seeded under the menu `command_log`). */
 export const CANCEL_PERMISSION = 'command_log_cancel';
@@ -177,6 +176,10 @@ export function prettyJson(value: unknown): string {
 }
 
 /** Cancels pending commands: all of them or none (the server refuses the lot if one is not pending any more). */
-export function cancelCommands(ids: string[]): Promise<Row[]> {
-  return post<Row[]>(`${COMMAND_API}/cancel`, undefined, { params: { ids: ids.join(',') }, silent: true });
+export async function cancelCommands(ids: string[]): Promise<Row[]> {
+  const done = await apiPost('/api/liftdesk/command/cancel', undefined, {
+    params: { ids: ids.join(',') },
+    silent: true,
+  });
+  return (done ?? []) as Row[];
 }

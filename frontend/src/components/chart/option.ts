@@ -1,0 +1,17 @@
+import type { ComposeOption } from 'echarts/core';
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type {
+  AriaComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  TooltipComponentOption,
+} from 'echarts/components';
+
+/**
+ * The options the app's ECharts build understands: only the charts and components `EChart.tsx` registers (a series or
+ * component not registered there would be ignored at run time, so the type refuses it). Types only: importing this
+ * file loads no ECharts code.
+ */
+export type EChartOption = ComposeOption<
+  BarSeriesOption | LineSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption | AriaComponentOption
+>;
