@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from liftdesk import __version__
+from liftdesk.core.audit import AuditLog, AuditWriter
 from liftdesk.core.config import Settings, get_settings
 from liftdesk.core.db import Database
 from liftdesk.core.envelope import fail_body, install_error_handlers
@@ -69,12 +70,14 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(app, settings, role)
         app.state.runtime = runtime
+        await app.state.audit.start()
         if services:
             await runtime.start()
         try:
             yield
         finally:
             await runtime.stop()
+            await app.state.audit.stop()
             if db is None:
                 await app.state.db.dispose()
 
@@ -87,11 +90,15 @@ def create_app(
     )
     app.state.settings = settings
     app.state.db = db or Database(settings)
+    # The API and error logs, written off the request path (``core.audit``).
+    app.state.audit = AuditWriter(app.state.db)
     wire_telemetry(app, settings)
-    # Outermost first on the way in: headers on every answer, then the language, then the 500 envelope that keeps
-    # the connection, then the body guard (size and NUL bytes) right before the routes.
+    # Outermost first on the way in: headers on every answer, then the language, then the API log, then the 500
+    # envelope that keeps the connection (and writes the error log), then the body guard (size and NUL bytes) right
+    # before the routes.
     app.add_middleware(RequestGuard)
-    app.add_middleware(CatchAll)
+    app.add_middleware(CatchAll, writer=app.state.audit)
+    app.add_middleware(AuditLog, writer=app.state.audit)
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)

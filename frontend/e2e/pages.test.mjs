@@ -7,7 +7,8 @@
 // read-only have their own flow (OWN_FLOW, with the suite that tests them); the meta-test fails for a menu page with
 // neither. Every menu page is also photographed at three sizes (var/e2e/page-<code>-<width>.png) and checked for the
 // narrow-screen rules: the side menu folds on a phone, a wide table scrolls inside its card and keeps its name
-// column in view, clear of the fixed 操作 column.
+// column in view, clear of the fixed 操作 column. A read-only list (a resource with a list and a detail, and no save
+// or delete: the logs) is listed, searched by its label field and opened in its detail view.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +58,10 @@ const OWN_FLOW = {
 const HINTS = {
   // 系统字典 shows the root entries (left; what the generic case adds) and, once a root is picked, its children
   dict: { list: 'parent_list' },
+  // a read-only list that may start empty: `seed` is a call that makes a row of it (the web app's error upload)
+  log_usual: {
+    seed: { path: '/api/blade-auth/oauth/logout', body: [{ type: 'error', message: 'e2e page suite', url: '/monitor/log/usual' }] },
+  },
 };
 
 /**
@@ -64,7 +69,7 @@ const HINTS = {
  * (reported, not failing the suite) until the defect is fixed. Steps: first-row, add, search, edit, detail, delete.
  */
 const KNOWN_DEFECTS = {};
-const STEPS = ['first-row', 'add', 'search', 'edit', 'detail', 'delete'];
+const STEPS = ['first-row', 'add', 'search', 'edit', 'detail', 'delete', 'list'];
 
 /** The sizes every menu page is photographed at (and checked for the narrow-screen rules at the first and last). */
 const WIDTHS = [
@@ -103,10 +108,19 @@ function resourceOf(code) {
   return matches.find((r) => r.name === code) ?? matches[0];
 }
 
+/** A resource whose page only lists and shows (a list and a detail call, no save and no delete): the logs. */
+function isReadOnly(resource) {
+  const kinds = new Set(resource.operations.map((o) => o.kind));
+  const detail = kinds.has('detail') || resource.actions.some((a) => a.kind === 'detail');
+  const writes = ['submit', 'create', 'update', 'remove'].some((k) => kinds.has(k));
+  return (kinds.has('page') || kinds.has('list')) && detail && !writes;
+}
+
 /** Why a menu page cannot have a generic case (undefined when it can). */
 function genericProblem(menuPage) {
   const resource = resourceOf(menuPage.code);
   if (!resource) return `no resource of the manifest has the code "${menuPage.code}"`;
+  if (isReadOnly(resource)) return undefined;
   const kinds = new Set(resource.operations.map((o) => o.kind));
   const missing = [
     ['a list', ['page', 'list']],
@@ -497,6 +511,10 @@ for (const p of GENERIC) {
   if (!resource) continue; // the meta-test names it
   const hints = HINTS[p.code] ?? {};
   const searchProp = hints.search ?? resource.label;
+  if (isReadOnly(resource)) {
+    readOnlyCase(p, hints, searchProp);
+    continue;
+  }
   describe(`${p.group} → ${p.name} (${p.path})`, () => {
     const state = { failed: undefined };
     /** The record added here: its name and the fields filled. */
@@ -601,6 +619,62 @@ for (const p of GENERIC) {
       await relisted;
       await loaded();
       assert.equal(await rowWith(c, made.name).count(), 0, `${made.name} is no longer listed`);
+      // leave the list unfiltered for the screenshots
+      await c.locator('.crud-search').getByRole('button', { name: /清\s*空/ }).click();
+    });
+  });
+}
+
+/** A read-only list: it opens from the menu, finds a listed row by its label field and shows it in the detail view. */
+function readOnlyCase(p, hints, searchProp) {
+  describe(`${p.group} → ${p.name} (${p.path}), read-only`, () => {
+    const state = { failed: undefined };
+    /** A listed row's value of the search field (undefined: the list has no row to search for). */
+    const found = { value: undefined };
+
+    step(state, p.code, 'list', 'opens from the menu as a list without add, edit or delete', async (t) => {
+      if (hints.seed) {
+        const answer = await api(backend.base, hints.seed.path, { method: 'POST', token, body: hints.seed.body });
+        assert.equal(answer.code, 200, `${hints.seed.path}: ${JSON.stringify(answer)}`);
+      }
+      const records = await openPage(p);
+      const c = card();
+      assert.equal(await c.locator('.crud-toolbar').getByRole('button', { name: /新\s*增/ }).count(), 0, 'no add button');
+      if (records.length) {
+        for (const name of ['编辑', '删除']) assert.equal(await rowButton(rowsOf(c).first(), name).count(), 0, `no ${name} button`);
+      }
+      found.value = records.map((r) => r[searchProp]).find((v) => typeof v === 'string' && v.trim());
+      if (!found.value) t.diagnostic(`the list has no row with a ${searchProp} to search for and open`);
+    });
+
+    step(state, p.code, 'search', `finds a listed row by its search field (${searchProp})`, async (t) => {
+      if (!found.value) return t.skip('the list is empty');
+      const c = card();
+      const search = c.locator('.crud-search');
+      if (!(await search.locator(`[id="${searchProp}"]`).isVisible())) {
+        const expand = search.getByRole('button', { name: /展\s*开/ });
+        if (await expand.count()) await expand.click();
+      }
+      const field = search.locator(`[id="${searchProp}"]`);
+      assert.ok(await field.isVisible(), `the search form has a field ${searchProp}`);
+      await field.fill(found.value);
+      const listed = waitForSearch(p, found.value);
+      await search.getByRole('button', { name: /搜\s*索/ }).click();
+      const records = await shown(await listed);
+      assert.ok(records.length >= 1 && records.every((r) => String(r[searchProp]).includes(found.value)), `only matching rows: ${records.length}`);
+    });
+
+    step(state, p.code, 'detail', 'shows a row in the detail view', async (t) => {
+      if (!found.value) return t.skip('the list is empty');
+      const c = card();
+      await rowButton(rowsOf(c).first(), '查看').click();
+      const drawer = page.locator('.ant-drawer-open');
+      await drawer.locator('.ant-descriptions').waitFor();
+      await page.waitForFunction(() => !document.querySelector('.ant-drawer .ant-spin-spinning'));
+      const text = await drawer.locator('.ant-descriptions').innerText();
+      assert.ok(text.includes(found.value), `the detail shows ${found.value}: ${text.slice(0, 400)}`);
+      await drawer.locator('.ant-drawer-close').click();
+      await drawer.waitFor({ state: 'detached' });
       // leave the list unfiltered for the screenshots
       await c.locator('.crud-search').getByRole('button', { name: /清\s*空/ }).click();
     });

@@ -5,7 +5,8 @@
   store NUL in text, and no user types one).
 * ``CatchAll``: an unexpected error answers the 500 envelope *without* re-raising, so the server keeps the
   keep-alive connection (Starlette's outermost error middleware re-raises after answering, and uvicorn then drops
-  the connection).
+  the connection). The error is written to the error log (``core.audit``) and the answer carries its id as a
+  reference, never the trace.
 * ``SecurityHeaders``: the page and the API answers carry a content security policy, frame-ancestors, nosniff
   and a referrer policy.
 * ``json_body``: a request's JSON body, where malformed or absurdly nested JSON is the caller's 400.
@@ -22,6 +23,7 @@ from urllib.parse import unquote_to_bytes
 from fastapi import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from liftdesk.core.audit import BODY_KEY, AuditWriter, request_of
 from liftdesk.core.envelope import ServiceError, fail_body
 from liftdesk.core.i18n import t
 
@@ -131,10 +133,12 @@ def _replay(bodies: list[bytes], then: Message | None) -> Receive:
 
 
 class CatchAll:
-    """The 500 envelope for an unexpected error, logged once, with the connection kept."""
+    """The 500 envelope for an unexpected error, logged once (and to the error log, whose id the answer carries),
+    with the connection kept."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, writer: AuditWriter | None = None) -> None:
         self.app = app
+        self.writer = writer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -150,11 +154,21 @@ class CatchAll:
 
         try:
             await self.app(scope, receive, tracking)
-        except Exception:
-            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+        except Exception as exc:
+            ref = self._record(scope, exc)
+            log.exception("unhandled error on %s %s (ref %s)", scope.get("method"), scope.get("path"), ref)
             if started:
                 raise  # half an answer is out: only closing the connection tells the client
-            await _answer(send, 500, t("server_error"))
+            await _answer(send, 500, t("server_error_ref", ref=ref) if ref else t("server_error"))
+
+    def _record(self, scope: Scope, exc: Exception) -> int | None:
+        if self.writer is None:
+            return None
+        try:
+            return self.writer.error(exc, request_of(scope, b"".join(scope.get(BODY_KEY) or [])))
+        except Exception:
+            log.exception("recording the error log failed")
+            return None
 
 
 #: The built app loads only its own scripts and styles (antd writes inline styles), images from itself, data: and

@@ -20,6 +20,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "forbidden": ("请求被拒绝", "Request refused: no permission"),
     "not_found": ("数据不存在", "The record does not exist"),
     "server_error": ("服务器异常", "Server error"),
+    "server_error_ref": ("服务器内部错误 (ref {ref})", "Internal server error (ref {ref})"),
     "validation": ("{field}: {reason}", "{field}: {reason}"),
     "field_required": ("{field} 不能为空", "{field} is required"),
     "field_invalid": ("{field} 格式不正确", "{field} is not valid"),

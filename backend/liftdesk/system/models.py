@@ -241,3 +241,44 @@ class MapSetting(IdMixin, TenantMixin, AuditMixin, Base):
     plan_north: Mapped[float | None] = mapped_column(Float)
     plan_east: Mapped[float | None] = mapped_column(Float)
     plan_opacity: Mapped[float] = mapped_column(Float, default=0.8)
+
+
+class _LogRequest(IdMixin, TenantMixin):
+    """The request columns the API and error logs share (BladeX's ``blade_log_api`` / ``blade_log_error``)."""
+
+    service_id: Mapped[str | None] = mapped_column(String(32))
+    server_host: Mapped[str | None] = mapped_column(String(255))
+    server_ip: Mapped[str | None] = mapped_column(String(255))
+    env: Mapped[str | None] = mapped_column(String(255))
+    method: Mapped[str | None] = mapped_column(String(10))
+    request_uri: Mapped[str | None] = mapped_column(String(255))
+    user_agent: Mapped[str | None] = mapped_column(String(1000))
+    remote_ip: Mapped[str | None] = mapped_column(String(255))
+    method_class: Mapped[str | None] = mapped_column(String(255))
+    method_name: Mapped[str | None] = mapped_column(String(255))
+    params: Mapped[str | None] = mapped_column(Text)
+    create_by: Mapped[str | None] = mapped_column(String(64))
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LogApi(_LogRequest, Base):
+    """One mutating call: who, where, what (parameters with secrets masked), its status and how long it took."""
+
+    __tablename__ = "blade_log_api"
+    __table_args__ = (Index("ix_blade_log_api_tenant_time", "tenant_id", "create_time"),)
+    type: Mapped[str | None] = mapped_column(String(2))
+    title: Mapped[str | None] = mapped_column(String(255))
+    time: Mapped[int | None] = mapped_column(BigInteger)  # ms
+    status: Mapped[int | None]
+
+
+class LogError(_LogRequest, Base):
+    """One unhandled server error, with its trace (read by the platform administrator only)."""
+
+    __tablename__ = "blade_log_error"
+    __table_args__ = (Index("ix_blade_log_error_tenant_time", "tenant_id", "create_time"),)
+    stack_trace: Mapped[str | None] = mapped_column(Text)
+    exception_name: Mapped[str | None] = mapped_column(String(255))
+    message: Mapped[str | None] = mapped_column(Text)
+    line_number: Mapped[int | None]
+    file_name: Mapped[str | None] = mapped_column(String(1000))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from liftdesk.core.registry import CRUD_OPS, OPEN, REGISTRY, TREE_OPS, Resource
+from liftdesk.system import logs
 from liftdesk.system import models as m
 from liftdesk.system import schemas as s
 from liftdesk.system import service as svc
@@ -244,5 +245,55 @@ MAP_SETTING = REGISTRY.register(
         label="tile_url",
         ops={},
         tag="map",
+    )
+)
+
+# The logs (system/logs.py): read-only pages of the menus under "monitor"; the API and error logs are written by
+# ``core.audit``, the usual log by the web app's error upload. Each tenant reads its own (the platform
+# administrator another's with ``tenantId``); the error log, with its traces, is the platform administrator's only
+# and its detail (with the trace) is an action of system/api/logs.py.
+LOG = "/api/blade-log"
+LOG_USUAL = REGISTRY.register(
+    Resource(
+        name="log_usual",
+        model=m.LogUsual,
+        prefix=f"{LOG}/usual",
+        schema_in=logs.LogUsualOut,
+        schema_out=logs.LogUsualOut,
+        code="log_usual",
+        label="log_id",
+        ops={"list": "page", "detail": "detail"},
+        default_order=("-create_time",),
+        tag="log",
+    )
+)
+LOG_API = REGISTRY.register(
+    Resource(
+        name="log_api",
+        model=m.LogApi,
+        prefix=f"{LOG}/api",
+        schema_in=logs.LogApiOut,
+        schema_out=logs.LogApiOut,
+        code="log_api",
+        label="title",
+        ops={"list": "page", "detail": "detail"},
+        default_order=("-create_time",),
+        tag="log",
+    )
+)
+LOG_ERROR = REGISTRY.register(
+    Resource(
+        name="log_error",
+        model=m.LogError,
+        prefix=f"{LOG}/error",
+        schema_in=logs.LogErrorOut,
+        schema_out=logs.LogErrorOut,
+        code="log_error",
+        label="exception_name",
+        read_roles=ADMINISTRATOR_ONLY,
+        write_roles=ADMINISTRATOR_ONLY,
+        ops={"list": "page"},
+        default_order=("-create_time",),
+        tag="log",
     )
 )

@@ -75,7 +75,7 @@ PARAMS = [
     (
         "租户默认菜单集合",
         "tenant.default.menuCode",
-        "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report",
+        "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api",
     ),
 ]
 
@@ -95,6 +95,20 @@ MENUS: list[MenuSpec] = [
             ("vehicle", "车辆档案", "vehicle", "/fleet/vehicle", "iconfont icon-car", 2, []),
             # every command sent to the terminals (read-only; its buttons: ``MENU_BUTTONS``)
             ("command_log", "指令记录", "commandLog", "/fleet/command", "iconfont icon-history", 3, []),
+        ],
+    ),
+    (
+        "monitor",
+        "系统监控",
+        "monitor",
+        "/monitor",
+        "iconfont icon-monitor",
+        3,
+        [
+            # read-only logs (system/logs.py); the error log, with server traces, is the platform administrator's
+            ("log_usual", "通用日志", "logUsual", "/monitor/log/usual", "iconfont icon-file-text", 1, []),
+            ("log_api", "接口日志", "logApi", "/monitor/log/api", "iconfont icon-api", 2, []),
+            ("log_error", "错误日志", "logError", "/monitor/log/error", "iconfont icon-bug", 3, []),
         ],
     ),
     (
@@ -176,6 +190,10 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     # commands are never added, edited or deleted by hand; cancelling a pending one is also checked by the server
     # against the right to send commands (``vehicle_edit``), which the page asks for too
     "command_log": [("view", "查看", 2, 1), ("cancel", "取消指令", 1, 2)],
+    # logs are written by the server (and the web app's error upload), only ever read
+    "log_usual": [("view", "查看", 2, 1)],
+    "log_api": [("view", "查看", 2, 1)],
+    "log_error": [("view", "查看", 2, 1)],
     # a report is read and exported, never changed
     "report_efficiency": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
 }
@@ -321,6 +339,7 @@ ADMIN_MENU_CODES = frozenset(
     {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence", "map_setting"}
     | {"fleet", "car_monitor", "vehicle", "command_log"}
     | {"intelligent_report", "report_efficiency"}
+    | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
 )
 
 

@@ -319,3 +319,21 @@ EXEMPTIONS[key("GET", f"{MAP}/plan/image")] = (
     "answers the image's bytes (no envelope, which the suite's calls read); tests/system/test_map_setting.py proves "
     "that it needs a token, that another tenant gets no image of this one's and that the owner gets theirs"
 )
+
+
+# ---------------------------------------------------------------- the error log's detail (system/api/logs.py)
+
+
+async def _error_log(api: Api, tenant: str) -> Call:
+    """An error log of ``tenant`` as a server error writes it (tests/system/test_logs.py makes real ones)."""
+    from liftdesk.system.models import LogError
+
+    row = LogError(tenant_id=tenant, exception_name="builtins.RuntimeError", message="m", stack_trace="Traceback")
+    async with api.db.sessionmaker() as s:
+        s.add(row)
+        await s.commit()
+    return Call(params={"id": str(row.id)}, marker=str(row.id))
+
+
+# the platform administrator's only: another tenant's administrator is refused outright
+CASES[key("GET", "/api/blade-log/error/detail")] = ActionCase(_error_log, tenant_scoped=False)

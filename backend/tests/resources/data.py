@@ -168,6 +168,14 @@ EXEMPTIONS: dict[str, str] = {
         "removed; the log's paging, filters, sorting, detail, cancel, 401, 403, tenant isolation and vehicle data "
         "scope are tested in tests/telemetry/test_command_api.py"
     ),
+    **{
+        name: (
+            "read-only: logs are written by the server (core/audit.py) and the web app's error upload, never "
+            "submitted, updated or removed; paging, filters, detail, 401, 403 and tenant isolation are tested in "
+            "tests/system/test_logs.py"
+        )
+        for name in ("log_usual", "log_api", "log_error")
+    },
     "map_setting": (
         "one row per tenant, served by its actions only (no generated operations): read, save, upload, remove and "
         "the image, with 401, 403 and tenant isolation, are in tests/system/test_map_setting.py and test_actions.py"

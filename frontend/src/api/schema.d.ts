@@ -920,6 +920,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-log/api/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** log_api: one row by id */
+        get: operations["log-log_api_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-log/api/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** log_api: paged list with filters */
+        get: operations["log-log_api_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-log/error/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One server error by id, with its trace (the platform administrator only)
+         * @description Permission: one of the menus log_error. Kind: detail.
+         */
+        get: operations["log-log_error_error_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-log/error/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** log_error: paged list with filters */
+        get: operations["log-log_error_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-log/usual/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** log_usual: one row by id */
+        get: operations["log-log_usual_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-log/usual/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** log_usual: paged list with filters */
+        get: operations["log-log_usual_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-system/api-scope/detail": {
         parameters: {
             query?: never;
@@ -4502,6 +4607,159 @@ export interface components {
         } | {
             carId: string;
         };
+        /** LogApiOut */
+        LogApiOut: {
+            /** Createby */
+            createBy?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Env */
+            env?: string | null;
+            /** Id */
+            id: string;
+            /** Method */
+            method?: string | null;
+            /** Methodclass */
+            methodClass?: string | null;
+            /** Methodname */
+            methodName?: string | null;
+            /** Params */
+            params?: string | null;
+            /** Remoteip */
+            remoteIp?: string | null;
+            /** Requesturi */
+            requestUri?: string | null;
+            /** Serverhost */
+            serverHost?: string | null;
+            /** Serverip */
+            serverIp?: string | null;
+            /** Serviceid */
+            serviceId?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Time */
+            time?: number | null;
+            /** Title */
+            title?: string | null;
+            /** Type */
+            type?: string | null;
+            /** Useragent */
+            userAgent?: string | null;
+        };
+        /** LogErrorDetail */
+        LogErrorDetail: {
+            /** Createby */
+            createBy?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Env */
+            env?: string | null;
+            /** Exceptionname */
+            exceptionName?: string | null;
+            /** Filename */
+            fileName?: string | null;
+            /** Id */
+            id: string;
+            /** Linenumber */
+            lineNumber?: number | null;
+            /** Message */
+            message?: string | null;
+            /** Method */
+            method?: string | null;
+            /** Methodclass */
+            methodClass?: string | null;
+            /** Methodname */
+            methodName?: string | null;
+            /** Params */
+            params?: string | null;
+            /** Remoteip */
+            remoteIp?: string | null;
+            /** Requesturi */
+            requestUri?: string | null;
+            /** Serverhost */
+            serverHost?: string | null;
+            /** Serverip */
+            serverIp?: string | null;
+            /** Serviceid */
+            serviceId?: string | null;
+            /** Stacktrace */
+            stackTrace?: string | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Useragent */
+            userAgent?: string | null;
+        };
+        /**
+         * LogErrorOut
+         * @description An error log in a list: no trace (``LogErrorDetail`` has it).
+         */
+        LogErrorOut: {
+            /** Createby */
+            createBy?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Env */
+            env?: string | null;
+            /** Exceptionname */
+            exceptionName?: string | null;
+            /** Filename */
+            fileName?: string | null;
+            /** Id */
+            id: string;
+            /** Linenumber */
+            lineNumber?: number | null;
+            /** Message */
+            message?: string | null;
+            /** Method */
+            method?: string | null;
+            /** Methodclass */
+            methodClass?: string | null;
+            /** Methodname */
+            methodName?: string | null;
+            /** Params */
+            params?: string | null;
+            /** Remoteip */
+            remoteIp?: string | null;
+            /** Requesturi */
+            requestUri?: string | null;
+            /** Serverhost */
+            serverHost?: string | null;
+            /** Serverip */
+            serverIp?: string | null;
+            /** Serviceid */
+            serviceId?: string | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Useragent */
+            userAgent?: string | null;
+        };
+        /** LogUsualOut */
+        LogUsualOut: {
+            /** Createby */
+            createBy?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Id */
+            id: string;
+            /** Logdata */
+            logData?: string | null;
+            /** Logid */
+            logId?: string | null;
+            /** Loglevel */
+            logLevel?: string | null;
+            /** Remoteip */
+            remoteIp?: string | null;
+            /** Requesturi */
+            requestUri?: string | null;
+            /** Serviceid */
+            serviceId?: string | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Useragent */
+            userAgent?: string | null;
+        };
         /**
          * MapSettingIn
          * @description What a tenant saves of its map. The site plan image itself is uploaded apart (``plan/upload``).
@@ -4864,6 +5122,45 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["FenceSettingOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[LogApiOut] */
+        Page_LogApiOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["LogApiOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[LogErrorOut] */
+        Page_LogErrorOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["LogErrorOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[LogUsualOut] */
+        Page_LogUsualOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["LogUsualOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -5342,6 +5639,63 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[LogApiOut] */
+        R_LogApiOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["LogApiOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[LogErrorDetail] */
+        R_LogErrorDetail_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["LogErrorDetail"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[LogUsualOut] */
+        R_LogUsualOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["LogUsualOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[MapSettingOut] */
         R_MapSettingOut_: {
             /**
@@ -5521,6 +5875,63 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_FenceSettingOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[LogApiOut]] */
+        R_Page_LogApiOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_LogApiOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[LogErrorOut]] */
+        R_Page_LogErrorOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_LogErrorOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[LogUsualOut]] */
+        R_Page_LogUsualOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_LogUsualOut_"] | null;
             /**
              * Msg
              * @default
@@ -9525,6 +9936,197 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Track_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "log-log_api_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LogApiOut_"];
+                };
+            };
+        };
+    };
+    "log-log_api_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_LogApiOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "log-log_error_error_detail": {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LogErrorDetail_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "log-log_error_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_LogErrorOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "log-log_usual_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LogUsualOut_"];
+                };
+            };
+        };
+    };
+    "log-log_usual_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_LogUsualOut__"];
                 };
             };
             /** @description Validation Error */

@@ -14,6 +14,9 @@ import user from './system/user';
 import fence, { FENCE_EDITOR_PATH, FENCE_LIST_PATH } from './operation/fence';
 import vehicle, { VEHICLE_LIST_PATH } from './fleet/vehicle';
 import command, { COMMAND_LOG_PATH } from './fleet/command';
+import logUsual, { LOG_USUAL_PATH } from './system/logUsual';
+import logApi, { LOG_API_PATH } from './system/logApi';
+import logError, { LOG_ERROR_PATH } from './system/logError';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -47,6 +50,9 @@ export const PAGES: Record<string, PageEntry> = {
   '/report/efficiency': { kind: 'component', component: VehicleEfficiency },
   [VEHICLE_LIST_PATH]: resource(vehicle),
   [COMMAND_LOG_PATH]: resource(command),
+  [LOG_USUAL_PATH]: resource(logUsual),
+  [LOG_API_PATH]: resource(logApi),
+  [LOG_ERROR_PATH]: resource(logError),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

@@ -2,6 +2,6 @@
 declared on its resource (``Resource.action``), which checks the token and the permission; the calls that need no
 token are in ``public`` (its router, listed in ``PUBLIC``)."""
 
-from liftdesk.system.api import dictionaries, grants, map_setting, menus, passwords, session, tenants, users
+from liftdesk.system.api import dictionaries, grants, logs, map_setting, menus, passwords, session, tenants, users
 
-__all__ = ["dictionaries", "grants", "map_setting", "menus", "passwords", "session", "tenants", "users"]
+__all__ = ["dictionaries", "grants", "logs", "map_setting", "menus", "passwords", "session", "tenants", "users"]
