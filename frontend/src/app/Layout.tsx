@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { Layout as AntLayout, Result, Spin } from 'antd';
+import { Drawer, Layout as AntLayout, Result, Spin } from 'antd';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { get } from '../api/request';
@@ -79,13 +79,18 @@ function Shell() {
   // Token refresh: every 10 s, refresh once the token reaches the token time.
   useEffect(() => startTokenRefresh({ storedAt: tokenStoredAt, refresh: refreshSession }), []);
 
-  // Small screens start with a collapsed sidebar.
+  // Up to a tablet's width (< 992 px) the side menu folds to its icons; on a phone it is a drawer (the top bar's
+  // fold button opens it) that closes again when a page is chosen.
+  const phone = size === 0;
+  const { pathname, search } = location;
   useEffect(() => {
-    if (size === 0) setCollapse(true);
+    if (size <= 1) setCollapse(true);
   }, [size]);
+  useEffect(() => {
+    if (phone) setCollapse(true);
+  }, [phone, pathname, search]);
 
   // Every visited page becomes a tab.
-  const { pathname, search } = location;
   const label = useMemo(() => {
     // a page opened from a list belongs to its menu: no tab for users without it (the page answers 404)
     const sub = SUB_PAGES[pathname];
@@ -118,7 +123,7 @@ function Shell() {
         className="app-sider"
         width={224}
         collapsedWidth={size === 0 ? 0 : 64}
-        collapsed={collapse}
+        collapsed={phone || collapse}
         trigger={null}
         theme={theme.siderDark ? 'dark' : 'light'}
       >
@@ -169,6 +174,22 @@ function Shell() {
           )}
         </AntLayout.Content>
       </AntLayout>
+      {phone && (
+        <Drawer
+          className="app-menu-drawer"
+          placement="left"
+          size={240}
+          open={!collapse}
+          onClose={() => setCollapse(true)}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
+        >
+          <div className={`sider-logo${theme.siderDark ? ' dark' : ''}`}>
+            <Logo size={30} inverse={theme.siderDark} />
+          </div>
+          {routes.isLoading ? <Spin style={{ margin: 24 }} /> : <SideMenu menus={menus} dark={theme.siderDark} collapsed={false} />}
+        </Drawer>
+      )}
       <MenuSearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} menus={allMenus} />
       {/*
         Notices: none is shown until an administrator publishes one. When the server has a notice API (a notice

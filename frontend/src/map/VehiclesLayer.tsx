@@ -203,10 +203,15 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
       map.off('styleimagemissing', missing);
     };
   }, [map]);
-  const features = useMemo(
-    () =>
-      vehicles.map(
-        (v): GeoJSON.Feature => ({
+  // A vehicle's feature is kept while its MapVehicle object is (callers keep an unchanged vehicle's object), so a
+  // live update of a large fleet builds the features of the vehicles that changed only.
+  const known = useMemo(() => (basemap ? new WeakMap<MapVehicle, GeoJSON.Feature>() : null), [basemap]);
+  const features = useMemo(() => {
+    return vehicles.map((v): GeoJSON.Feature => {
+      const isSelected = v.id === selected;
+      let feature = known?.get(v);
+      if (!feature || feature.properties?.selected !== isSelected) {
+        feature = {
           type: 'Feature',
           properties: {
             id: v.id,
@@ -215,13 +220,15 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
             online: v.online,
             alarm: v.alarm,
             direction: v.direction,
-            selected: v.id === selected,
+            selected: isSelected,
           },
           geometry: { type: 'Point', coordinates: toMapCrs(v.position, basemap.crs) },
-        }),
-      ),
-    [vehicles, selected, basemap],
-  );
+        };
+        known?.set(v, feature);
+      }
+      return feature;
+    });
+  }, [known, vehicles, selected, basemap]);
   const [cluster, , dot] = useGeoJsonLayers('vehicles', LAYERS, features, '', CLUSTER_OPTIONS);
 
   // The fleet's extent when the first positions arrive; fitted again when the map changes size (a window resized,

@@ -1,5 +1,6 @@
 import type { Key, ReactNode } from 'react';
-import { Button, Empty, Space, Table, Tooltip, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Empty, Grid, Space, Table, Tooltip, type TableColumnsType } from 'antd';
+import { MoreOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { website } from '../../config/website';
 import type { Column, ResourceConfig, Row } from '../../resources/types';
@@ -74,6 +75,8 @@ export function CrudTable({
   onExpand?: (keys: Key[]) => void;
 }) {
   const { t } = useTranslation();
+  // a phone: the name column stays in view (pinned left) and a row shows its first action and 更多 for the rest
+  const phone = !Grid.useBreakpoint().md;
   const button = (b: RowButton) =>
     compact ? (
       <Tooltip key={b.key} title={b.label}>
@@ -86,8 +89,8 @@ export function CrudTable({
     );
 
   const tableColumns: TableColumnsType<Row> = [
-    // tree tables carry their expand icon in the first column instead of an index
-    ...(config.tree
+    // tree tables carry their expand icon in the first column instead of an index; a phone has no room for one
+    ...(config.tree || phone
       ? []
       : [
           {
@@ -98,8 +101,9 @@ export function CrudTable({
             render: (_v: unknown, _row: Row, index: number) => (config.paged ? (page.current - 1) * page.size : 0) + index + 1,
           },
         ]),
-    ...columns.map((c) => ({
+    ...columns.map((c, i) => ({
       title: t(c.label),
+      fixed: phone && i === 0 ? ('left' as const) : undefined,
       key: c.prop,
       dataIndex: c.prop,
       width: c.width ?? (c.type === 'textarea' ? 240 : undefined),
@@ -107,7 +111,35 @@ export function CrudTable({
       render: (_: unknown, row: Row) => <Cell column={c} row={row} lookups={lookups} revealable={revealable} />,
     })),
   ];
-  if (buttonCount > 0) {
+  if (buttonCount > 0 && phone) {
+    tableColumns.push({
+      title: t('crud.actions'),
+      key: '__actions',
+      width: buttonCount > 1 ? 64 : 40,
+      render: (_v, row) => {
+        const [first, ...rest] = buttons(row);
+        return (
+          <Space size={0} wrap={false}>
+            {first && button({ ...first })}
+            {rest.length > 0 && (
+              <Dropdown
+                trigger={['click']}
+                menu={{
+                  items: rest.map((b) => ({ key: b.key, label: b.label, icon: b.icon, danger: b.danger })),
+                  onClick: ({ key, domEvent }) => {
+                    domEvent.stopPropagation();
+                    rest.find((b) => b.key === key)?.onClick();
+                  },
+                }}
+              >
+                <Button type="text" size="small" icon={<MoreOutlined />} aria-label={t('tabs.more')} onClick={(e) => e.stopPropagation()} />
+              </Dropdown>
+            )}
+          </Space>
+        );
+      },
+    });
+  } else if (buttonCount > 0) {
     tableColumns.push({
       title: t('crud.actions'),
       key: '__actions',
@@ -130,7 +162,7 @@ export function CrudTable({
       loading={loading}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('crud.empty')} /> }}
-      rowSelection={{ selectedRowKeys: selectedKeys, onChange: onSelect, checkStrictly: true }}
+      rowSelection={{ selectedRowKeys: selectedKeys, onChange: onSelect, checkStrictly: true, fixed: phone ? 'left' : undefined }}
       rowClassName={(r) => (activeRowId && String(r.id) === activeRowId ? 'crud-row-active' : '')}
       onRow={onRowClick ? (r) => ({ onClick: () => onRowClick(r), style: { cursor: 'pointer' } }) : undefined}
       expandable={config.tree && onExpand ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => onExpand([...keys]) } : undefined}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, Input, Spin, Tree } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Grid, Input, Spin, Tree } from 'antd';
+import { ApartmentOutlined, DownOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TreeNode } from '../../api/types';
 import { treeQuery } from './lookups';
@@ -16,7 +16,16 @@ function filterTree(nodes: TreeNode[], q: string): TreeNode[] {
   return out;
 }
 
-/** Filter tree beside a list (e.g. the organisation tree of the user list). */
+function findTitle(nodes: TreeNode[], id: string): string | undefined {
+  for (const n of nodes) {
+    if (n.key === id || n.id === id) return n.title;
+    const below = n.children ? findTitle(n.children, id) : undefined;
+    if (below) return below;
+  }
+  return undefined;
+}
+
+/** Filter tree beside a list (e.g. the organisation tree of the user list); on a phone, above it behind a button. */
 export function SideTree({
   url,
   title,
@@ -32,8 +41,23 @@ export function SideTree({
   const { data, isLoading } = useQuery(treeQuery(url));
   const [q, setQ] = useState('');
   const nodes = filterTree(data ?? [], q.trim().toLowerCase());
+  const phone = !Grid.useBreakpoint().md;
+  const [shown, setShown] = useState(false);
+  const selectedTitle = value ? findTitle(data ?? [], value) : undefined;
+  if (phone && !shown)
+    return (
+      <Button className="side-tree-toggle" icon={<ApartmentOutlined />} onClick={() => setShown(true)} aria-expanded={false}>
+        {t(title)}
+        {selectedTitle ? `: ${selectedTitle}` : ''} <DownOutlined />
+      </Button>
+    );
   return (
-    <Card className="side-tree" title={t(title)} size="small" variant="borderless">
+    <Card
+      extra={
+        phone ? (
+          <Button type="text" size="small" icon={<UpOutlined />} aria-label={t('common.close')} onClick={() => setShown(false)} />
+        ) : undefined
+      } className="side-tree" title={t(title)} size="small" variant="borderless">
       <Input
         size="small"
         allowClear
@@ -53,7 +77,10 @@ export function SideTree({
           defaultExpandAll
           treeData={nodes}
           selectedKeys={value ? [value] : []}
-          onSelect={(keys) => onChange(keys.length ? String(keys[0]) : undefined)}
+          onSelect={(keys) => {
+            onChange(keys.length ? String(keys[0]) : undefined);
+            if (phone) setShown(false); // the list it filters comes back into view
+          }}
         />
       )}
     </Card>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type HTMLAttributes, type RefObject } from 'react';
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -39,19 +39,36 @@ import {
   ageParts,
   ageSeconds,
   countByFilter,
+  FleetOrder,
+  filterVehicles,
   FILTERS,
   hasPosition,
   todayPeriod,
-  visibleVehicles,
   type AlarmEntry,
   type Filter,
 } from './monitor';
+import { VehicleList, type RowText } from './VehicleList';
+
+/**
+ * The map's vehicle of a live vehicle, the same object as long as the live vehicle is (the store keeps an unchanged
+ * vehicle's object): the map layer then rebuilds only the features of the vehicles that changed.
+ */
+const mapVehicles = new WeakMap<LiveVehicle, MapVehicle>();
+function toMapVehicle(v: LiveVehicle & { lat: number; lon: number }): MapVehicle {
+  let m = mapVehicles.get(v);
+  if (!m) {
+    m = { id: v.carId, position: [v.lon, v.lat], state: v.state, online: v.online, alarm: v.alarms.length > 0, direction: v.direction };
+    mapVehicles.set(v, m);
+  }
+  return m;
+}
 
 /** Re-renders every `ms` (for "n s ago" texts). */
 function useTick(ms: number): number {
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setTick((n) => n + 1), ms);
+    // a transition: React renders it in slices, between which the page stays responsive
+    const timer = setInterval(() => startTransition(() => setTick((n) => n + 1)), ms);
     return () => clearInterval(timer);
   }, [ms]);
   return tick;
@@ -245,26 +262,38 @@ function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, o
 }
 
 /** 实时报警: the vehicles in alarm when the page opened, and the alarms that came since on top. */
-function AlarmList({ entries, vehicles, onSelect }: { entries: AlarmEntry[]; vehicles: ReadonlyMap<string, LiveVehicle>; onSelect: (id: string) => void }) {
-  const { t } = useTranslation();
-  if (entries.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noEvents')} />;
-  return (
-    <List
-      size="small"
-      dataSource={entries.slice(0, 50)}
-      renderItem={(e) => (
-        <List.Item key={e.key} className="monitor-event" onClick={() => onSelect(e.carId)} data-testid="alarm-entry">
-          <Space size={6}>
-            <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
-            <span>{e.carNo ?? vehicles.get(e.carId)?.carNo ?? e.carId}</span>
-          </Space>
-          <Tooltip title={e.current ? t('monitor.alarmOngoing') : undefined}>
-            <Typography.Text type="secondary">{(e.time ?? '-').slice(11) || '-'}</Typography.Text>
-          </Tooltip>
-        </List.Item>
-      )}
-    />
-  );
+const AlarmList = memo(
+  function AlarmList({ entries, onSelect }: { entries: AlarmEntry[]; onSelect: (id: string) => void }) {
+    const { t } = useTranslation();
+    if (entries.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noEvents')} />;
+    return (
+      <List
+        size="small"
+        dataSource={entries.slice(0, 50)}
+        renderItem={(e) => (
+          <List.Item key={e.key} className="monitor-event" onClick={() => onSelect(e.carId)} data-testid="alarm-entry">
+            <Space size={6}>
+              <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
+              <span>{e.carNo ?? e.carId}</span>
+            </Space>
+            <Tooltip title={e.current ? t('monitor.alarmOngoing') : undefined}>
+              <Typography.Text type="secondary">{(e.time ?? '-').slice(11) || '-'}</Typography.Text>
+            </Tooltip>
+          </List.Item>
+        )}
+      />
+    );
+  },
+  // the list is re-rendered only when what it shows changed, not on every update of the fleet
+  (a, b) => a.onSelect === b.onSelect && sameEntries(a.entries, b.entries),
+);
+
+/** The first 50 entries (what the list shows) say the same. */
+function sameEntries(a: AlarmEntry[], b: AlarmEntry[]): boolean {
+  const n = Math.min(50, a.length);
+  if (n !== Math.min(50, b.length)) return false;
+  for (let i = 0; i < n; i += 1) if (a[i].key !== b[i].key || a[i].time !== b[i].time || a[i].carNo !== b[i].carNo) return false;
+  return true;
 }
 
 /** Height of an element, kept current (the virtual table needs a number). */
@@ -302,22 +331,17 @@ export default function LiveMonitor() {
   const [period, setPeriod] = useState<{ beginTime: string; endTime: string } | null>(null);
   const [listRef, listHeight] = useHeight<HTMLDivElement>();
 
-  const all = useMemo(() => [...live.vehicles.values()], [live]);
+  // sorted once; later updates keep the order (see sortedFleet)
+  const [order] = useState(() => new FleetOrder());
+  const all = useMemo(() => order.sort(live.vehicles), [order, live.vehicles]);
   const counts = useMemo(() => countByFilter(all), [all]);
-  const alarms = useMemo(() => alarmEntries(all, live.events), [all, live.events]);
-  const rows = useMemo(() => visibleVehicles(all, filter, text), [all, filter, text]);
-  const onMap: MapVehicle[] = useMemo(
-    () =>
-      rows.filter(hasPosition).map((v) => ({
-        id: v.carId,
-        position: [v.lon, v.lat],
-        state: v.state,
-        online: v.online,
-        alarm: v.alarms.length > 0,
-        direction: v.direction,
-      })),
-    [rows],
+  // an event names its vehicle by the car number the page knows
+  const alarms = useMemo(
+    () => alarmEntries(all, live.events).map((e) => (e.carNo ? e : { ...e, carNo: live.vehicles.get(e.carId)?.carNo })),
+    [all, live.events, live.vehicles],
   );
+  const rows = useMemo(() => filterVehicles(all, filter, text), [all, filter, text]);
+  const onMap: MapVehicle[] = useMemo(() => rows.filter(hasPosition).map(toMapVehicle), [rows]);
   const vehicle = selected ? (live.vehicles.get(selected) ?? null) : null;
   const track = useQuery({
     queryKey: ['track', selected, period],
@@ -328,12 +352,28 @@ export default function LiveMonitor() {
   const trackPoints: LonLat[] = useMemo(() => (track.data?.points ?? []).map((p) => [p.lon, p.lat] as LonLat), [track.data]);
   const trackBounds = useMemo(() => (showTrack && trackPoints.length > 1 ? boundsOf(trackPoints) : null), [showTrack, trackPoints]);
 
-  const select = (id: string, fly: boolean) => {
+  const vehiclesNow = useRef(live.vehicles);
+  useEffect(() => {
+    vehiclesNow.current = live.vehicles;
+  });
+  const select = useCallback((id: string, fly: boolean) => {
     setSelected(id);
     setShowTrack(false);
-    const v = live.vehicles.get(id);
+    const v = vehiclesNow.current.get(id);
     if (fly && v && hasPosition(v)) setFlyTarget({ at: [v.lon, v.lat], n: Date.now() });
-  };
+  }, []);
+  const selectFromList = useCallback((id: string) => select(id, true), [select]);
+  const selectOnMap = useCallback((id: string) => select(id, false), [select]);
+  const nowMs = now();
+  const describe = useCallback(
+    (v: LiveVehicle): RowText => {
+      const seconds = ageSeconds(v.gpsTime, nowMs, offset);
+      const age = seconds === null ? '-' : (({ value, unit }) => t(`monitor.ago.${unit}`, { n: value }))(ageParts(seconds));
+      if (!v.online) return { state: t('monitor.offline'), color: undefined, age };
+      return { state: t(`monitor.state.${v.state}`, { defaultValue: v.state }), color: STATE_COLORS[v.state] ?? 'default', age };
+    },
+    [nowMs, offset, t],
+  );
   const canCommand = can('vehicle_edit');
   const noVehicles = status === 'open' && live.version > 0 && all.length === 0;
 
@@ -365,41 +405,14 @@ export default function LiveMonitor() {
           ) : noVehicles ? (
             <Empty description={t('monitor.noVehicles')} />
           ) : (
-            <Table<LiveVehicle>
-              size="small"
-              virtual
-              rowKey="carId"
-              pagination={false}
-              scroll={{ y: Math.max(120, listHeight - 40) }}
-              dataSource={rows}
-              locale={{ emptyText: t('monitor.noMatch') }}
-              rowClassName={(v) => (v.carId === selected ? 'monitor-row-selected' : '')}
-              onRow={(v) => ({ onClick: () => select(v.carId, true), 'data-testid': `vehicle-row-${v.carNo ?? v.carId}` } as HTMLAttributes<HTMLElement>)}
-              columns={[
-                {
-                  title: t('vehicle.carNo'),
-                  dataIndex: 'carNo',
-                  width: 110,
-                  ellipsis: true,
-                  render: (_: unknown, v) => (
-                    <Space size={4}>
-                      {v.alarms.length > 0 && <Badge status="error" />}
-                      <span>{v.carNo ?? v.deviceNumber}</span>
-                    </Space>
-                  ),
-                },
-                { title: t('vehicle.state'), key: 'state', width: 72, render: (_: unknown, v) => <StateTag v={v} t={t} /> },
-                { title: t('monitor.speedShort'), dataIndex: 'speed', width: 64, align: 'right', render: (s: number) => (s ? s.toFixed(1) : '0') },
-                { title: t('monitor.updated'), key: 'age', render: (_: unknown, v) => <Age time={v.gpsTime} now={now()} offset={offset} t={t} /> },
-              ]}
-            />
+            <VehicleList rows={rows} selected={selected} reveal={selected} height={listHeight} onSelect={selectFromList} t={t} describe={describe} />
           )}
         </div>
         <Typography.Title level={5} className="monitor-events-title">
           {t('monitor.events')}
         </Typography.Title>
         <div className="monitor-events">
-          <AlarmList entries={alarms} vehicles={live.vehicles} onSelect={(id) => select(id, true)} />
+          <AlarmList entries={alarms} onSelect={selectFromList} />
         </div>
       </Card>
       <div className="monitor-map">
@@ -407,7 +420,7 @@ export default function LiveMonitor() {
           <Alert className="monitor-map-alert" type="warning" showIcon title={t('monitor.feed.reconnecting')} />
         )}
         <MapView>
-          <VehiclesLayer vehicles={onMap} selected={selected} onSelect={(id) => select(id, false)} />
+          <VehiclesLayer vehicles={onMap} selected={selected} onSelect={selectOnMap} />
           {showTrack && <TrackLayer points={trackPoints} />}
           {/* the fleet's extent is fitted by the vehicles' layer when they first arrive; a track's here */}
           <FitBounds bounds={trackBounds} />
@@ -417,7 +430,7 @@ export default function LiveMonitor() {
           <VehicleCard
             vehicle={vehicle}
             offset={offset}
-            now={now()}
+            now={nowMs}
             showTrack={showTrack}
             trackInfo={showTrack ? { count: track.data?.count ?? 0, truncated: !!track.data?.truncated, loading: track.isFetching } : null}
             canCommand={canCommand}

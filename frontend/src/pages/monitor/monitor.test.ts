@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent, LiveVehicle } from '../../live/types';
-import { alarmEntries, ageParts, ageSeconds, countByFilter, hasPosition, todayPeriod, visibleVehicles, zonedMs } from './monitor';
+import {
+  alarmEntries,
+  ageParts,
+  ageSeconds,
+  countByFilter,
+  filterVehicles,
+  FleetOrder,
+  hasPosition,
+  sortedFleet,
+  todayPeriod,
+  visibleRange,
+  visibleVehicles,
+  zonedMs,
+} from './monitor';
 
 const v = (id: string, extra: Partial<LiveVehicle> = {}): LiveVehicle => ({
   carId: id,
@@ -93,5 +106,37 @@ describe('monitor helpers', () => {
       ['3', 'collision', true],
       ['1', 'overload', true],
     ]);
+  });
+});
+
+describe('a large fleet', () => {
+  it('keeps the sorted order across updates and sorts again only when a vehicle comes, goes or is renamed', () => {
+    const fleet = new Map(['10', '9', '2', '1'].map((id) => [id, v(id)]));
+    const order = new FleetOrder();
+    const first = order.sort(fleet);
+    expect(first.map((x) => x.carId)).toEqual(['1', '2', '9', '10']);
+    const moved = { ...fleet.get('9')!, speed: 7 };
+    fleet.set('9', moved);
+    const second = order.sort(fleet);
+    expect(second.map((x) => x.carId)).toEqual(['1', '2', '9', '10']);
+    expect(second[2]).toBe(moved); // the current object, in its place
+    fleet.set('0', v('0', { carNo: 'FL-0' }));
+    expect(order.sort(fleet).map((x) => x.carId)).toEqual(['0', '1', '2', '9', '10']);
+    fleet.set('1', { ...fleet.get('1')!, carNo: 'FL-99' });
+    expect(sortedFleet(fleet, order.sort(fleet)).map((x) => x.carId)).toEqual(['0', '2', '9', '10', '1']);
+  });
+
+  it('filters a sorted list in its order, and returns it as it is when nothing filters', () => {
+    const sorted = sortedFleet(new Map(['1', '2', '3'].map((id) => [id, v(id, { online: id !== '2' })])), null);
+    expect(filterVehicles(sorted, 'all', ' ')).toBe(sorted);
+    expect(filterVehicles(sorted, 'offline', '').map((x) => x.carId)).toEqual(['2']);
+    expect(filterVehicles(sorted, 'all', 'fl-3').map((x) => x.carId)).toEqual(['3']);
+  });
+
+  it('renders only the rows in view of a virtual list', () => {
+    expect(visibleRange(2000, 0, 360, 36)).toEqual([0, 16]);
+    expect(visibleRange(2000, 36 * 1000, 360, 36)).toEqual([994, 1016]);
+    expect(visibleRange(5, 0, 360, 36)).toEqual([0, 5]);
+    expect(visibleRange(0, 0, 360, 36)).toEqual([0, 0]);
   });
 });
