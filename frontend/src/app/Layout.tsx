@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { Drawer, Layout as AntLayout, Result, Spin } from 'antd';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { get } from '../api/request';
+import { apiGet } from '../api/client';
 import { website } from '../config/website';
 import { useCommon, setCollapse } from '../store/common';
 import { currentRoles, tokenStoredAt, useSession } from '../store/session';
@@ -39,7 +39,7 @@ function useSizeClass() {
 function useDeptLogo(deptId: string | undefined): string | undefined {
   const { data } = useQuery({
     queryKey: ['dept-logo', deptId],
-    queryFn: () => get<{ deptLogo?: string } | null>('/api/blade-system/dept/detail', { id: deptId }, { silent: true }),
+    queryFn: () => apiGet('/api/blade-system/dept/detail', { id: deptId ?? '' }, { silent: true }),
     enabled: !!deptId,
     staleTime: Infinity,
   });

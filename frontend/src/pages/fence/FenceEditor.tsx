@@ -21,6 +21,7 @@ import {
 } from 'antd';
 import { AimOutlined, CheckOutlined, ClearOutlined, CloseOutlined, EditOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { operation } from '../../api/manifest';
 import { toast } from '../../api/toast';
 import { usePermissions } from '../../app/useMenu';
 import { useAccess } from '../../access/useAccess';
@@ -49,7 +50,7 @@ import {
   type Problem,
 } from './fence';
 
-const MECHANISM: Column = { prop: 'mechanismId', label: 'fence.mechanism', type: 'tree', treeUrl: '/api/blade-system/dept/tree' };
+const MECHANISM: Column = { prop: 'mechanismId', label: 'fence.mechanism', type: 'tree', treeUrl: operation('dept', 'tree') };
 
 /** Closes the editor's tab and shows the list (which refetches: its queries were invalidated). */
 function useBackToList() {
