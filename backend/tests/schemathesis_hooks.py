@@ -44,6 +44,8 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
     "import_header": (400, "/importCar", "the workbook is not the template"),
     "import_empty": (400, "/importCar", "the workbook holds no rows"),
     "polygon_crossing": (400, "", "a polygon's edges cross (no schema says)"),
+    "dept_sort_parents": (400, "/orgSort", "the organisations given have different parents (rows that exist)"),
+    "dept_move_loop": (400, "/deptTransfer", "an organisation moved under itself or its own branch (rows that exist)"),
     "period_order": (400, "", "a report's start day after its end day (no schema compares two fields)"),
     "period_too_long": (400, "", "a report's range longer than its cap (no schema counts days between two fields)"),
     # rules of rows that exist, met when a generated id happens to name one

@@ -46,6 +46,10 @@ const OWN_FLOW = {
     file: 'report.test.mjs',
     reason: 'a read-only report summed from daily aggregates: it needs known daily rows, a range, its totals and its export',
   },
+  region: {
+    file: 'region.test.mjs',
+    reason: "a lazy tree of the seeded national list, not a page of rows: a new region needs a free code under its parent's",
+  },
 };
 
 /**

@@ -24,6 +24,7 @@ const DictHorizontal = lazy(() => import('./pages/dict/DictHorizontal'));
 const MenuPage = lazy(() => import('./pages/MenuPage'));
 const IframePage = lazy(() => import('./pages/IframePage'));
 const PasswordPage = lazy(() => import('./pages/password/PasswordPage'));
+const InfoPage = lazy(() => import('./pages/info/InfoPage'));
 
 function PageLoading() {
   return (
@@ -113,6 +114,7 @@ function ThemedApp() {
                 <Route path="/dict-horizontal/index" element={<DictHorizontal />} />
                 <Route path="/dict-vertical/index" element={<DictVertical />} />
                 <Route path="/pass/index" element={<PasswordPage />} />
+                <Route path="/info/index" element={<InfoPage />} />
                 <Route path="/myiframe/:routerPath" element={<IframePage />} />
                 <Route path="*" element={<MenuPage />} />
               </Route>

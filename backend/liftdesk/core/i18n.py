@@ -121,6 +121,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "map_plan_type": ("{field} 只能是 JPG、PNG 或 WebP 图片", "{field} must be a JPG, PNG or WebP image"),
     "map_plan_too_large": ("{field} 不能超过 {limit} MB", "{field} must be at most {limit} MB"),
     "map_plan_missing": ("尚未上传场地平面图", "No site plan has been uploaded"),
+    # organisations (system/api/depts.py)
+    "dept_sort_parents": (
+        "只能排序同一上级下的机构, 这些不是: {value}",
+        "Only organisations of one parent can be sorted together; these are not: {value}",
+    ),
+    "dept_move_loop": (
+        "{field}: 不能移动到自己或自己的下级之下",
+        "{field}: an organisation cannot move under itself or one of its descendants",
+    ),
+    # users (system/api/users.py)
+    "mobile_required": ("{field}: 手机号不能为空", "{field}: the mobile number cannot be empty"),
+    "mobile_length": ("{field}: 手机号长度不是11位", "{field}: the mobile number is not 11 digits long"),
+    "mobile_format": ("{field}: 手机号格式不正确", "{field}: the mobile number's format is not correct"),
+    "real_name_length": ("{field}: 姓名长度在 2 到 5 个字符", "{field}: the real name must be 2 to 5 characters"),
+    "user_ext_unsupported": (
+        "{field}: 平台扩展信息暂不保存",
+        "{field}: platform extension information is not kept yet",
+    ),
+    "import_unknown_name": ("{field}: 未找到 {value}", "{field}: {value} not found"),
+    # regions (system/service.py RegionHooks)
+    "region_code_level": (
+        "{field}: 区划编号 {value} 不符合级别 {level} (省 xx0000, 市 xxyy00, 区县 6 位, 乡镇 9 位, 村 12 位)",
+        "{field}: code {value} does not fit level {level} (province xx0000, city xxyy00, district 6 digits, "
+        "town 9, village 12)",
+    ),
+    "region_code_parent": (
+        "{field}: 区划编号 {value} 不属于上级区划 {parent}",
+        "{field}: code {value} does not belong under region {parent}",
+    ),
+    "region_fixed": ("{field}: 区划编号及其上级不能修改", "{field}: a region's code and parent cannot change"),
 }
 
 

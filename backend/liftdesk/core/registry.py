@@ -79,6 +79,8 @@ class Resource:
     ancestors: bool = False
     # Name of the id query parameter of ``detail`` besides ``id`` (the spec's ``getCarInfo?carId=``).
     id_param: str = "id"
+    # Name of the parent query parameter of ``lazy_tree`` besides ``parentId`` (``region/lazy-tree?parentCode=``).
+    parent_param: str = "parentId"
     # Read operations (by path) the spec serves with POST: their JSON body's keys are merged over the query
     # parameters (paging, sorting and filters alike), e.g. ``POST getElectronicFence {"current": 1, "name": "x"}``.
     post_ops: frozenset[str] = frozenset()

@@ -137,6 +137,17 @@ LAZY_TREE_PARAMETERS = [
 ]
 
 
+def _lazy_tree_parameters(res: Resource) -> list[dict[str, Any]]:
+    """``lazy_tree``: the parent, by ``parentId`` or by the resource's own name for it (``parentId`` wins)."""
+    if res.parent_param == "parentId":
+        return LAZY_TREE_PARAMETERS
+    schema = {"type": "string", "pattern": f"^(?:{ID_RE})?$", "default": "0"}
+    return [
+        _query(res.parent_param, schema, "the parent row (0, 00 or empty: the roots)"),
+        _query("parentId", schema, f"the parent row (same as {res.parent_param}, which it replaces when given)"),
+    ]
+
+
 def filter_body(res: Resource) -> Any:
     """The JSON body of a list served with POST: paging and sorting as in the query, filters beside them."""
     sort = {"type": "string", "pattern": sort_pattern(res.filterable)}
@@ -260,10 +271,11 @@ def router_for(res: Resource) -> APIRouter:
                 request: Request,
                 session: SessionDep,
                 me: CurrentUser,
-                parentId: Annotated[str, Query(include_in_schema=False)] = "0",
+                parentId: Annotated[str, Query(include_in_schema=False)] = "",
             ) -> R[Any]:
                 c = await ctx(request, session, me)
-                return ok(await read(c, "lazy_tree", {**c.params, "parentId": parentId}))
+                parent = parentId or request.query_params.get(res.parent_param, "") or "0"
+                return ok(await read(c, "lazy_tree", {**c.params, "parentId": parent}))
 
             router.add_api_route(
                 f"/{path}",
@@ -272,7 +284,7 @@ def router_for(res: Resource) -> APIRouter:
                 response_model=read_answers["lazy_tree"][0],
                 name=name,
                 summary=read_answers["lazy_tree"][1],
-                openapi_extra={"parameters": LAZY_TREE_PARAMETERS},
+                openapi_extra={"parameters": _lazy_tree_parameters(res)},
             )
         elif kind == "detail":
             # The id is read from the query (``read``), by ``id`` or ``res.id_param``: the document says which.

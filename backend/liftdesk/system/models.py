@@ -282,3 +282,30 @@ class LogError(_LogRequest, Base):
     message: Mapped[str | None] = mapped_column(Text)
     line_number: Mapped[int | None]
     file_name: Mapped[str | None] = mapped_column(String(1000))
+
+
+class Region(TreeMixin, Base):
+    """BladeX's ``blade_region``: one administrative division of China, global (the same for every tenant).
+    ``code`` is its GB/T 2260 code as text (the key, as in BladeX; provinces and cities ``110000``, ``440300``,
+    towns 9 digits, villages 12). ``id`` and ``parent_id`` are the same codes as numbers (codes are digits and never
+    start with 0): the handle the generic resource layer and its integer ids work with; ``parent_code`` is ``00``
+    and ``parent_id`` 0 under the country."""
+
+    __tablename__ = "blade_region"
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, unique=True)
+    parent_code: Mapped[str] = mapped_column(String(12), default="00")
+    ancestors: Mapped[str] = mapped_column(String(255), default="00")
+    name: Mapped[str] = mapped_column(String(64))
+    province_code: Mapped[str | None] = mapped_column(String(12))
+    province_name: Mapped[str | None] = mapped_column(String(64))
+    city_code: Mapped[str | None] = mapped_column(String(12))
+    city_name: Mapped[str | None] = mapped_column(String(64))
+    district_code: Mapped[str | None] = mapped_column(String(12))
+    district_name: Mapped[str | None] = mapped_column(String(64))
+    town_code: Mapped[str | None] = mapped_column(String(12))
+    town_name: Mapped[str | None] = mapped_column(String(64))
+    village_code: Mapped[str | None] = mapped_column(String(12))
+    village_name: Mapped[str | None] = mapped_column(String(64))
+    region_level: Mapped[int] = mapped_column(default=1)
+    remark: Mapped[str | None] = mapped_column(String(255))

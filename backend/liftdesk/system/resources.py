@@ -297,3 +297,24 @@ LOG_ERROR = REGISTRY.register(
         tag="log",
     )
 )
+# Regions (blade_region): the administrative divisions of China, one table for every tenant, seeded from the
+# national list (system/seed.py). Keyed by their GB/T 2260 code: ``id`` is the code's number, so ``detail?code=``,
+# ``lazy-tree?parentCode=`` (``00``: the provinces) and ``remove?id=`` take the code itself. Read with the menu
+# ``region`` (tenant administrators read everything); changed by the platform administrator only.
+REGION = REGISTRY.register(
+    Resource(
+        name="region",
+        model=m.Region,
+        prefix=f"{SYS}/region",
+        schema_in=s.RegionIn,
+        schema_out=s.RegionOut,
+        code="region",
+        label="name",
+        unique=(("code",),),
+        write_roles=ADMINISTRATOR_ONLY,
+        ops={"list": "page", "lazy-tree": "lazy_tree", "detail": "detail", "submit": "submit", "remove": "remove"},
+        id_param="code",
+        parent_param="parentCode",
+        hooks=svc.RegionHooks(),
+    )
+)

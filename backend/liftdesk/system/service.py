@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.crud import Ctx
@@ -188,6 +188,8 @@ class DeptHooks(Hooks):
             obj.invite_code = secrets.token_hex(4).upper()
         if not obj.full_name:
             obj.full_name = obj.dept_name
+        if not creating and "parent_id" in data:
+            await _carry_subtree(ctx, obj)
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
@@ -201,6 +203,20 @@ class DeptHooks(Hooks):
         for r in rows:
             r["dept_category_name"] = labels.get(str(r.get("dept_category")), "")
         return rows
+
+
+async def _carry_subtree(ctx: Ctx, obj: Any) -> None:
+    """A moved organisation got its own ``ancestors`` from the layer (``crud._check_parent``, which also refuses a
+    cycle); the organisations under it keep their path below it behind its new one, so that data scopes of type 4
+    (own organisation and below) follow the move. Tenant-wide: the tree's structure, whatever the caller's rule
+    shows."""
+    key = str(obj.id)
+    branch = organisation_branch(ctx.scope.tenant_id, obj.id)
+    below = ctx.scope.select(m.Dept, data=False).where(m.Dept.id.in_(branch), m.Dept.id != obj.id)
+    for row in (await ctx.session.execute(below)).scalars().all():
+        parts = (row.ancestors or "").split(",")
+        if key in parts:
+            row.ancestors = ",".join([obj.ancestors, key, *parts[parts.index(key) + 1 :]])
 
 
 class UserHooks(Hooks):
@@ -403,3 +419,78 @@ def _with_subtrees(menus: list[m.Menu], codes: set[str]) -> set[int]:
             out.add(p)
             p = by_id[p].parent_id
     return out
+
+
+#: The five levels of a region and the columns naming each (``province_code`` / ``province_name`` ...).
+REGION_LEVELS = ("province", "city", "district", "town", "village")
+#: Digits of a parent's code its children's codes start with, by the parent's level.
+REGION_PREFIX = {1: 2, 2: 4, 3: 6, 4: 9}
+
+
+def region_level(code: str) -> int:
+    """The level of a GB/T 2260 code by its shape: ``xx0000`` 1 province, ``xxyy00`` 2 city, other 6 digits
+    3 district (under a city, or directly under a province: municipalities' districts, 省直辖县), 9 digits 4 town,
+    12 digits 5 village (0: not a region code)."""
+    if not code.isascii() or not code.isdigit():
+        return 0
+    if len(code) == 6:
+        if code[:2] == "00":
+            return 0
+        return 1 if code[2:] == "0000" else 2 if code[4:] == "00" else 3
+    return {9: 4, 12: 5}.get(len(code), 0)
+
+
+class RegionHooks(Hooks):
+    """Regions are keyed by their code: the code says the level; the parent must exist, be of a higher level and
+    its code must start the child's. The code and the parent of a saved region never change (``id`` is the code's
+    number). The five ``<level>_code`` / ``<level>_name`` columns are the region's path, copied from the parent."""
+
+    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        region = m.Region
+        level = region_level(obj.code or "")
+        given = data.get("region_level")
+        if level == 0 or (given is not None and given != level):
+            raise ServiceError(t("region_code_level", field="code", value=obj.code, level=given or "?"))
+        if not creating:
+            if int(obj.code) != obj.id or int(obj.parent_code or "0") != obj.parent_id:
+                raise ServiceError(t("region_fixed", field="code"))
+            await self._rename(ctx, obj, level)
+            return
+        parent_code = obj.parent_code or "00"
+        parent = None
+        if parent_code != "00":
+            stmt = ctx.scope.select(region).where(region.code == parent_code)
+            parent = (await ctx.session.execute(stmt)).scalar_one_or_none()
+            if parent is None:
+                raise ServiceError(t("bad_parent"))
+        if parent is None:
+            fits = level == 1
+        else:
+            prefix = parent.code[: REGION_PREFIX[parent.region_level]]
+            fits = parent.region_level < level and obj.code.startswith(prefix)
+        if not fits:
+            raise ServiceError(t("region_code_parent", field="code", value=obj.code, parent=parent_code))
+        obj.id = int(obj.code)
+        obj.parent_code = parent_code
+        obj.parent_id = parent.id if parent is not None else 0
+        obj.ancestors = f"{parent.ancestors},{parent.code}" if parent is not None else "00"
+        obj.region_level = level
+        for name in REGION_LEVELS:
+            for part in ("code", "name"):
+                setattr(obj, f"{name}_{part}", getattr(parent, f"{name}_{part}") if parent is not None else None)
+        setattr(obj, f"{REGION_LEVELS[level - 1]}_code", obj.code)
+        setattr(obj, f"{REGION_LEVELS[level - 1]}_name", obj.name)
+
+    async def _rename(self, ctx: Ctx, obj: Any, level: int) -> None:
+        """A renamed region: its own name column of its level, and that column of every region under it."""
+        region = m.Region
+        column = f"{REGION_LEVELS[level - 1]}_name"
+        if getattr(obj, column) == obj.name:
+            return
+        setattr(obj, column, obj.name)
+        below = getattr(region, f"{REGION_LEVELS[level - 1]}_code")
+        await ctx.session.execute(
+            update(region)
+            .where(below == obj.code, region.code != obj.code, *ctx.scope.where(region))
+            .values({column: obj.name})
+        )

@@ -337,3 +337,145 @@ async def _error_log(api: Api, tenant: str) -> Call:
 
 # the platform administrator's only: another tenant's administrator is refused outright
 CASES[key("GET", "/api/blade-log/error/detail")] = ActionCase(_error_log, tenant_scoped=False)
+
+
+# ---------------------------------------------------------------- organisations (system/api/depts.py)
+# The suite's own-organisation case narrows vehicles (a rule on the vehicle resource), not organisations: the
+# organisations' data scope is proven in tests/system/test_depts.py (a branch moved under and away from the user's).
+
+DEPT = f"{SYS}/dept"
+
+
+async def _dept_row(api: Api, tenant: str, parent: str = "0") -> dict[str, Any]:
+    return await _submit(api, DEPT, "dept", tenant, parentId=parent)
+
+
+def _dept_probe(row: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    return ("GET", f"{DEPT}/detail", {"id": row["id"]})
+
+
+async def _dept_by_name(api: Api, tenant: str) -> Call:
+    row = await _dept_row(api, tenant)
+    return Call(params={"deptName": row["deptName"]}, marker=row["id"])
+
+
+async def _dept_tree(api: Api, tenant: str) -> Call:
+    row = await _dept_row(api, tenant)
+    return Call(marker=row["id"])
+
+
+async def _dept_invite(api: Api, tenant: str) -> Call:
+    row = await _dept_row(api, tenant)
+    return Call(params={"ids": row["id"]}, probe=_dept_probe(row))
+
+
+async def _dept_sort(api: Api, tenant: str) -> Call:
+    parent = await _dept_row(api, tenant)
+    first, second = await _dept_row(api, tenant, parent["id"]), await _dept_row(api, tenant, parent["id"])
+    return Call(json={"ids": [second["id"], first["id"]]}, probe=_dept_probe(second))
+
+
+async def _dept_move(api: Api, tenant: str) -> Call:
+    parent = await _dept_row(api, tenant)
+    child = await _dept_row(api, tenant, parent["id"])
+    return Call(json={"deptId": child["id"], "parentId": "0"}, probe=_dept_probe(child))
+
+
+CASES.update(
+    {
+        key("GET", f"{DEPT}/page-list"): ActionCase(_dept_by_name),
+        key("GET", f"{DEPT}/orgPage"): ActionCase(_dept_by_name),
+        key("GET", f"{DEPT}/user-dept-tree"): ActionCase(_dept_tree),
+        key("POST", f"{DEPT}/resetInviteCode"): ActionCase(_dept_invite),
+        key("POST", f"{DEPT}/orgSort"): ActionCase(_dept_sort),
+        key("POST", f"{DEPT}/deptTransfer"): ActionCase(_dept_move),
+    }
+)
+
+
+# ---------------------------------------------------------------- users beyond CRUD (system/api/users.py)
+
+
+def _user_probe(user: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    return ("GET", f"{USER}/detail", {"id": user["id"]})
+
+
+def _users_xlsx(*rows: list[object]) -> bytes:
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+async def _own_info(api: Api, tenant: str) -> Call:
+    me = await api.get(f"{USER}/info", tenant=tenant)
+    assert me["code"] == 200, me
+    return Call(marker=me["data"]["id"])
+
+
+async def _own_update(api: Api, tenant: str) -> Call:
+    """The owner's profile as it is, with a mobile number: another tenant's call changes its own admin's only."""
+    me = (await api.get(f"{USER}/info", tenant=tenant))["data"]
+    body = {k: me[k] for k in ("name", "realName", "email", "avatar", "sex", "birthday")}
+    return Call(json={**body, "phone": "13800000000"}, probe=("GET", f"{USER}/info", {}))
+
+
+async def _platform_detail(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(params={"id": user["id"]}, marker=user["account"])
+
+
+async def _platform_update(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(params={"userId": user["id"], "userType": 2}, probe=_user_probe(user))
+
+
+async def _user_grant(api: Api, tenant: str) -> Call:
+    user, role = await _user(api, tenant), await _role(api, tenant)
+    return Call(params={"userIds": user["id"], "roleIds": role["id"]}, probe=_user_probe(user))
+
+
+async def _user_import(api: Api, tenant: str) -> Call:
+    """Covering an existing user of the tenant: another tenant's import of the same account must not touch it."""
+    user = await _user(api, tenant)
+    data = _users_xlsx(["账号", "姓名"], [user["account"], "覆盖"])
+    return Call(
+        params={"isCovered": 1},
+        files={"file": ("users.xlsx", data, "application/octet-stream")},
+        probe=_user_probe(user),
+    )
+
+
+async def _user_export(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(params={"account": user["account"]}, marker=user["account"], probe=_user_probe(user))
+
+
+async def _user_import_progress(api: Api, tenant: str) -> Call:
+    prefix = api.unique("prg")
+    data = _users_xlsx(["账号"], *([f"{prefix}{i}"] for i in range(201)))
+    files = {"file": ("users.xlsx", data, "application/octet-stream")}
+    r = await api.post(f"{USER}/import-user", files=files, tenant=tenant)
+    assert r["code"] == 200 and r["data"]["jobId"], r
+    return Call(params={"jobId": r["data"]["jobId"]}, marker=r["data"]["jobId"])
+
+
+CASES.update(
+    {
+        key("GET", f"{USER}/info"): ActionCase(_own_info),
+        key("POST", f"{USER}/update-info"): ActionCase(_own_update),
+        key("GET", f"{USER}/platform-detail"): ActionCase(_platform_detail),
+        key("POST", f"{USER}/update-platform"): ActionCase(_platform_update),
+        key("POST", f"{USER}/grant"): ActionCase(_user_grant),
+        key("POST", f"{USER}/import-user"): ActionCase(_user_import),
+        key("GET", f"{USER}/export-user"): ActionCase(_user_export),
+        key("GET", f"{USER}/export-template"): ActionCase(_nothing),
+        key("GET", f"{USER}/import-user-progress"): ActionCase(_user_import_progress),
+    }
+)

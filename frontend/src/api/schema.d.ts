@@ -1229,6 +1229,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-system/dept/deptTransfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an organisation, with everything under it, under another parent ({deptId, parentId}; parentId 0: top level). Refused under itself or one of its descendants (400 naming parentId); the paths (ancestors) of the whole branch follow, so data scopes of own organisation and below see it where it now is
+         * @description Permission: the button dept_edit. Kind: action.
+         */
+        post: operations["dept-dept_dept_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-system/dept/detail": {
         parameters: {
             query?: never;
@@ -1280,6 +1300,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-system/dept/orgPage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Organisations as a flat page with the number of users of each (its own members, as far as the caller may see users); filters and order as page-list
+         * @description Permission: one of the menus *. Kind: read.
+         */
+        get: operations["dept-dept_org_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/dept/orgSort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order organisations of one parent as given ({ids: [first, second, ...]}: sort 1, 2, ...; all or none): ids of different parents are refused; siblings not given follow them, in their former order
+         * @description Permission: the button dept_edit. Kind: batch.
+         */
+        post: operations["dept-dept_org_sort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/dept/page-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Organisations as a flat page (not nested), filtered like the list: deptName (contains), deptCategory, parentId_equal ...; ordered by sort unless ascs / descs say otherwise
+         * @description Permission: one of the menus *. Kind: read.
+         */
+        get: operations["dept-dept_page_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-system/dept/remove": {
         parameters: {
             query?: never;
@@ -1291,6 +1371,26 @@ export interface paths {
         put?: never;
         /** dept: delete by ids=1,2 */
         post: operations["dept-dept_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/dept/resetInviteCode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new random invite code for each selected organisation (ids=1,2: all or none), unique in the tenant; the old codes stop working. Answers the new codes
+         * @description Permission: the button dept_edit. Kind: batch.
+         */
+        post: operations["dept-dept_reset_invite_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1340,6 +1440,26 @@ export interface paths {
         };
         /** dept: tree of nodes {id, parentId, title, key, value} */
         get: operations["dept-dept_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/dept/user-dept-tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation tree with each organisation's users as leaves (pickers: choose a user by organisation); organisations and users as the caller's scope shows them, and users only to callers who may read users (the user menu): others get the organisations alone
+         * @description Permission: one of the menus *. Kind: read.
+         */
+        get: operations["dept-dept_user_dept_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2127,6 +2247,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-system/region/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** region: one row by id */
+        get: operations["region-region_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/region/lazy-tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** region: one level of the tree under parentId */
+        get: operations["region-region_lazy_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/region/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** region: paged list with filters */
+        get: operations["region-region_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/region/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** region: delete by ids=1,2 */
+        post: operations["region-region_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/region/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** region: create (no id) or update (with id) */
+        post: operations["region-region_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-system/role/detail": {
         parameters: {
             query?: never;
@@ -2533,6 +2738,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-user/export-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user import's template (its header row)
+         * @description Permission: one of the menus user. Kind: export.
+         */
+        get: operations["user-user_import_template_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/export-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users as .xlsx, with the list's filters (as page takes them: account, realName, deptId ...); roles, organisations and posts by name, never passwords
+         * @description Permission: one of the menus user. Kind: export.
+         */
+        get: operations["user-user_export_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-user/getTenantListByAccount": {
         parameters: {
             query?: never;
@@ -2547,6 +2792,86 @@ export interface paths {
          * @description Permission: every signed-in user. Kind: read.
          */
         post: operations["auth-user_tenants_of_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the roles of users (userIds, roleIds), all or none: every user and role must be one the caller sees; only the platform administrator grants the administrator role
+         * @description Permission: the button user_edit. Kind: batch.
+         */
+        post: operations["user-user_grant_roles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/import-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add users from an .xls / .xlsx file (multipart file; isCovered=1 updates users of the same account). Roles by name or alias, organisations and posts by name. A new account gets a random password nobody is told and must change it at first sign-in: hand passwords out with reset-password. Answers a report: created, updated, and the refused rows with their reasons (no passwords); more than 200 rows run in the background (import-user-progress)
+         * @description Permission: the button user_add. Kind: import.
+         */
+        post: operations["user-user_import_users"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/import-user-progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress and report of a large user import (jobId from import-user's answer)
+         * @description Permission: the button user_add. Kind: read.
+         */
+        get: operations["user-user_import_progress_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's own profile (name, real name, phone, email, avatar, sex, birthday; their roles, organisations and posts by name, to read only)
+         * @description Permission: every signed-in user. Kind: detail.
+         */
+        get: operations["user-user_own_info"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2579,6 +2904,26 @@ export interface paths {
         };
         /** user: paged list with filters */
         get: operations["user-user_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/platform-detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's platform (user type: 1 web, 2 app, 3 other) and its extension information (none is kept yet: always empty)
+         * @description Permission: one of the menus user. Kind: detail.
+         */
+        get: operations["user-user_platform_detail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2735,6 +3080,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-user/update-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change one's own profile: nickname, real name (2-5 characters), mobile number (11 digits, required), email, avatar URL, sex, birthday. Account, roles, organisations and posts are the administrator's
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["user-user_update_info"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-user/update-password": {
         parameters: {
             query?: never;
@@ -2749,6 +3114,26 @@ export interface paths {
          * @description Permission: every signed-in user. Kind: action.
          */
         post: operations["user-user_update_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/update-platform": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a user's platform (userType 1 web, 2 app, 3 other); extension information (userExt) is refused until it has a table of its own
+         * @description Permission: the button user_edit. Kind: action.
+         */
+        post: operations["user-user_update_platform"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3122,6 +3507,14 @@ export interface components {
              */
             file: string;
         };
+        /** Body_user-user_import_users */
+        "Body_user-user_import_users": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
         /** CarsIn */
         CarsIn: {
             /** Carid */
@@ -3429,6 +3822,56 @@ export interface components {
             /** Username */
             username?: string | null;
         };
+        /** DeptCountOut */
+        DeptCountOut: {
+            /** Ancestors */
+            ancestors?: string | null;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /**
+             * Deptcategory
+             * @default 1
+             */
+            deptCategory: number;
+            /** Deptcategoryname */
+            deptCategoryName?: string | null;
+            /** Deptlogo */
+            deptLogo?: string | null;
+            /** Deptname */
+            deptName: string;
+            /** Fullname */
+            fullName?: string | null;
+            /** Id */
+            id: string;
+            /** Invitecode */
+            inviteCode?: string | null;
+            /** Parentid */
+            parentId?: string | null;
+            /** Parentname */
+            parentName?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+            /**
+             * Usercount
+             * @description users of this organisation (not of the ones under it)
+             * @default 0
+             */
+            userCount: number;
+        };
         /** DeptIn */
         DeptIn: {
             /**
@@ -3477,6 +3920,19 @@ export interface components {
             remark?: string | null;
             /** Sort */
             sort?: number;
+        };
+        /** DeptMoveBody */
+        DeptMoveBody: {
+            /**
+             * Deptid
+             * @description the organisation to move (with everything under it)
+             */
+            deptId: string;
+            /**
+             * Parentid
+             * @description its new parent organisation (0: a top-level organisation)
+             */
+            parentId: string;
         };
         /** DeptOut */
         DeptOut: {
@@ -4285,6 +4741,15 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** IdsBody */
+        IdsBody: {
+            /**
+             * Ids
+             * @description the selected rows: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+        };
         /** ImportReport */
         ImportReport: {
             /**
@@ -4403,6 +4868,15 @@ export interface components {
             fixes: number;
             /** Reports */
             reports: number;
+        };
+        /** InviteCode */
+        InviteCode: {
+            /** Deptname */
+            deptName: string;
+            /** Id */
+            id: string;
+            /** Invitecode */
+            inviteCode: string;
         };
         /** IpOffset */
         IpOffset: {
@@ -5075,6 +5549,32 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[DeptCountOut] */
+        Page_DeptCountOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["DeptCountOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[DeptOut] */
+        Page_DeptOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["DeptOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[DictBizOut] */
         Page_DictBizOut_: {
             /** Current */
@@ -5187,6 +5687,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["PostOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[RegionOut] */
+        Page_RegionOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["RegionOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -5326,6 +5839,27 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
+        /**
+         * PlatformOut
+         * @description A user's platform: their type (dictionary ``user_type``) and its extension information.
+         */
+        PlatformOut: {
+            /** Account */
+            account: string;
+            /** Id */
+            id: string;
+            /** Realname */
+            realName?: string | null;
+            /**
+             * Userext
+             * @default
+             */
+            userExt: string;
+            /** Usertype */
+            userType?: number | null;
+            /** Usertypename */
+            userTypeName?: string | null;
+        };
         /** PostIn */
         PostIn: {
             /** Category */
@@ -5391,6 +5925,74 @@ export interface components {
             updateTime?: string | null;
             /** Updateuser */
             updateUser?: string | null;
+        };
+        /**
+         * ProfileIn
+         * @description What a user may change about themself (``update-info``): never their account, roles or organisations.
+         *     The rules of the specification (real name 2-5 characters, an 11-digit mobile number) are checked by the call,
+         *     with its own messages.
+         */
+        ProfileIn: {
+            /**
+             * Avatar
+             * @description avatar image URL
+             */
+            avatar?: string | null;
+            /** Birthday */
+            birthday?: string | null;
+            /** Email */
+            email?: string | null;
+            /**
+             * Name
+             * @description nickname
+             */
+            name: string;
+            /**
+             * Phone
+             * @description mobile number: 11 digits
+             */
+            phone: string;
+            /**
+             * Realname
+             * @description real name, 2 to 5 characters
+             */
+            realName: string;
+            /** Sex */
+            sex?: number | null;
+        };
+        /**
+         * ProfileOut
+         * @description The signed-in user's own profile (``info``): what they may change, and what they may only read.
+         */
+        ProfileOut: {
+            /** Account */
+            account: string;
+            /** Avatar */
+            avatar?: string | null;
+            /** Birthday */
+            birthday?: string | null;
+            /** Deptname */
+            deptName?: string | null;
+            /** Email */
+            email?: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name?: string | null;
+            /** Phone */
+            phone?: string | null;
+            /** Postname */
+            postName?: string | null;
+            /** Realname */
+            realName?: string | null;
+            /** Rolename */
+            roleName?: string | null;
+            /** Sex */
+            sex?: number | null;
+            /** Sexname */
+            sexName?: string | null;
+            /** Tenantid */
+            tenantId: string;
         };
         /** R[ClientOut] */
         R_ClientOut_: {
@@ -5810,6 +6412,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[DeptCountOut]] */
+        R_Page_DeptCountOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_DeptCountOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[DeptOut]] */
+        R_Page_DeptOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_DeptOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[DictBizOut]] */
         R_Page_DictBizOut__: {
             /**
@@ -5981,6 +6621,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[RegionOut]] */
+        R_Page_RegionOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_RegionOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[ScopeApiOut]] */
         R_Page_ScopeApiOut__: {
             /**
@@ -6114,6 +6773,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[PlatformOut] */
+        R_PlatformOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["PlatformOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[PostOut] */
         R_PostOut_: {
             /**
@@ -6133,6 +6811,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[ProfileOut] */
+        R_ProfileOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ProfileOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[RandomPassword] */
         R_RandomPassword_: {
             /**
@@ -6141,6 +6838,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["RandomPassword"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[RegionOut] */
+        R_RegionOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["RegionOut"] | null;
             /**
              * Msg
              * @default
@@ -6560,6 +7276,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[InviteCode]] */
+        R_list_InviteCode__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["InviteCode"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[LiveVehicle]] */
         R_list_LiveVehicle__: {
             /**
@@ -6760,6 +7496,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[UserDeptNode]] */
+        R_list_UserDeptNode__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["UserDeptNode"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[str] */
         R_str_: {
             /**
@@ -6806,6 +7562,107 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /** RegionIn */
+        RegionIn: {
+            /**
+             * Code
+             * @example 440300
+             */
+            code: string;
+            /** Id */
+            id?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Parentcode
+             * @default 00
+             */
+            parentCode: string;
+            /** Regionlevel */
+            regionLevel?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Sort
+             * @default 0
+             */
+            sort: number;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        RegionInSubmit: components["schemas"]["RegionIn"] | components["schemas"]["RegionInUpdate"];
+        /** RegionInUpdate */
+        RegionInUpdate: {
+            /**
+             * Code
+             * @example 440300
+             */
+            code?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Name */
+            name?: string;
+            /** Parentcode */
+            parentCode?: string;
+            /** Regionlevel */
+            regionLevel?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort?: number;
+        };
+        /** RegionOut */
+        RegionOut: {
+            /** Ancestors */
+            ancestors?: string | null;
+            /** Citycode */
+            cityCode?: string | null;
+            /** Cityname */
+            cityName?: string | null;
+            /**
+             * Code
+             * @example 440300
+             */
+            code: string;
+            /** Districtcode */
+            districtCode?: string | null;
+            /** Districtname */
+            districtName?: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Parentcode
+             * @default 00
+             */
+            parentCode: string;
+            /** Parentid */
+            parentId?: string | null;
+            /** Provincecode */
+            provinceCode?: string | null;
+            /** Provincename */
+            provinceName?: string | null;
+            /** Regionlevel */
+            regionLevel?: number | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Sort
+             * @default 0
+             */
+            sort: number;
+            /** Towncode */
+            townCode?: string | null;
+            /** Townname */
+            townName?: string | null;
+            /** Villagecode */
+            villageCode?: string | null;
+            /** Villagename */
+            villageName?: string | null;
         };
         /** ReplaceIn */
         ReplaceIn: {
@@ -7434,6 +8291,35 @@ export interface components {
             id: string;
             /** Key */
             key: string;
+            /** Parentid */
+            parentId?: string | null;
+            /** Title */
+            title: string;
+            /** Value */
+            value: string;
+        };
+        /**
+         * UserDeptNode
+         * @description An organisation (``nodeType`` dept) or one of its users (``nodeType`` user, a leaf: ``value`` is the user's
+         *     id, ``key`` is unique in the tree, as a user of two organisations shows under both).
+         */
+        UserDeptNode: {
+            /** Children */
+            children?: components["schemas"]["UserDeptNode"][];
+            /**
+             * Haschildren
+             * @default false
+             */
+            hasChildren: boolean;
+            /** Id */
+            id: string;
+            /** Key */
+            key: string;
+            /**
+             * Nodetype
+             * @enum {string}
+             */
+            nodeType: "dept" | "user";
             /** Parentid */
             parentId?: string | null;
             /** Title */
@@ -10518,6 +11404,39 @@ export interface operations {
             };
         };
     };
+    "dept-dept_dept_transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeptMoveBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DeptOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "dept-dept_detail": {
         parameters: {
             query: {
@@ -10593,6 +11512,115 @@ export interface operations {
             };
         };
     };
+    "dept-dept_org_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DeptCountOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "dept-dept_org_sort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "dept-dept_page_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DeptOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "dept-dept_remove": {
         parameters: {
             query: {
@@ -10612,6 +11640,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "dept-dept_reset_invite_code": {
+        parameters: {
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_InviteCode__"];
                 };
             };
             /** @description Validation Error */
@@ -10694,6 +11754,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
+                };
+            };
+        };
+    };
+    "dept-dept_user_dept_tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_UserDeptNode__"];
                 };
             };
         };
@@ -11921,6 +13001,168 @@ export interface operations {
             };
         };
     };
+    "region-region_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                code: string;
+                /** @description the row's id (same as code, which it replaces when given) */
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_RegionOut_"];
+                };
+            };
+        };
+    };
+    "region-region_lazy_tree": {
+        parameters: {
+            query?: {
+                /** @description the parent row (0, 00 or empty: the roots) */
+                parentCode?: string;
+                /** @description the parent row (same as parentCode, which it replaces when given) */
+                parentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_TreeNode__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "region-region_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_RegionOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "region-region_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "region-region_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegionInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_RegionOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "role-role_detail": {
         parameters: {
             query: {
@@ -12583,6 +13825,46 @@ export interface operations {
             };
         };
     };
+    "user-user_import_template_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    "user-user_export_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     "auth-user_tenants_of_account": {
         parameters: {
             query: {
@@ -12611,6 +13893,127 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_grant_roles": {
+        parameters: {
+            query: {
+                /** @description comma-separated user ids */
+                userIds: string;
+                /** @description comma-separated role ids (replace the users' roles) */
+                roleIds: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_import_users": {
+        parameters: {
+            query?: {
+                /** @description 1: rows matching an existing key update it */
+                isCovered?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_user-user_import_users"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_import_progress_user": {
+        parameters: {
+            query: {
+                jobId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_own_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ProfileOut_"];
                 };
             };
         };
@@ -12678,6 +14081,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_UserOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_platform_detail": {
+        parameters: {
+            query: {
+                /** @description the user's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_PlatformOut_"];
                 };
             };
             /** @description Validation Error */
@@ -12944,6 +14379,39 @@ export interface operations {
             };
         };
     };
+    "user-user_update_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ProfileOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "user-user_update_password": {
         parameters: {
             query?: {
@@ -12967,6 +14435,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_update_platform": {
+        parameters: {
+            query: {
+                /** @description the user's id */
+                userId: string;
+                /** @description platform: 1 web, 2 app, 3 other (dictionary user_type) */
+                userType: number;
+                /** @description platform extension information */
+                userExt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_PlatformOut_"];
                 };
             };
             /** @description Validation Error */

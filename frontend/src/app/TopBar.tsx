@@ -81,6 +81,7 @@ export function TopBar({
     });
 
   const userItems: MenuProps['items'] = [
+    { key: 'info', icon: <UserOutlined />, label: t('userInfo.title') },
     { key: 'password', icon: <KeyOutlined />, label: t('password.title') },
     { key: 'theme', icon: <BgColorsOutlined />, label: t('shell.skin') },
     { key: 'errorLog', icon: <BugOutlined />, label: t('errorLog.title') },
@@ -153,7 +154,8 @@ export function TopBar({
         menu={{
           items: userItems,
           onClick: ({ key }) => {
-            if (key === 'password') void navigate('/pass/index');
+            if (key === 'info') void navigate('/info/index');
+            else if (key === 'password') void navigate('/pass/index');
             else if (key === 'theme') setThemeOpen(true);
             else if (key === 'errorLog') setLogOpen(true);
             else if (key === 'logout') logout();

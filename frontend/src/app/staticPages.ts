@@ -6,6 +6,7 @@ const STATIC: Record<string, string> = {
   '/dict-horizontal/index': 'page.dictHorizontal',
   '/dict-vertical/index': 'page.dictVertical',
   '/pass/index': 'password.title',
+  '/info/index': 'userInfo.title',
 };
 
 /**

@@ -28,6 +28,7 @@ const FenceEditor = lazy(() => import('../pages/fence/FenceEditor'));
 const LiveMonitor = lazy(() => import('../pages/monitor/LiveMonitor'));
 const MapSetting = lazy(() => import('../pages/map/MapSetting'));
 const VehicleEfficiency = lazy(() => import('../pages/report/VehicleEfficiency'));
+const RegionPage = lazy(() => import('../pages/region/RegionPage'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -53,6 +54,7 @@ export const PAGES: Record<string, PageEntry> = {
   [LOG_USUAL_PATH]: resource(logUsual),
   [LOG_API_PATH]: resource(logApi),
   [LOG_ERROR_PATH]: resource(logError),
+  '/system/region': { kind: 'component', component: RegionPage },
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

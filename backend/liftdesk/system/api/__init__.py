@@ -2,6 +2,28 @@
 declared on its resource (``Resource.action``), which checks the token and the permission; the calls that need no
 token are in ``public`` (its router, listed in ``PUBLIC``)."""
 
-from liftdesk.system.api import dictionaries, grants, logs, map_setting, menus, passwords, session, tenants, users
+from liftdesk.system.api import (
+    depts,
+    dictionaries,
+    grants,
+    logs,
+    map_setting,
+    menus,
+    passwords,
+    session,
+    tenants,
+    users,
+)
 
-__all__ = ["dictionaries", "grants", "logs", "map_setting", "menus", "passwords", "session", "tenants", "users"]
+__all__ = [
+    "depts",
+    "dictionaries",
+    "grants",
+    "logs",
+    "map_setting",
+    "menus",
+    "passwords",
+    "session",
+    "tenants",
+    "users",
+]

@@ -1,5 +1,7 @@
+import { createElement } from 'react';
 import { action, operation } from '../../api/manifest';
 import { defineResource } from '../types';
+import { GrantRoles } from './userGrant';
 
 export default defineResource({
   code: 'user',
@@ -30,6 +32,9 @@ export default defineResource({
       params: (row) => ({ userIds: String(row.id) }),
     },
   ],
+  // 授权角色 on the selected users; the import (.xls / .xlsx, its template, 覆盖已有) and the export with the list's
+  // filters come from the server's transfer calls, as for the vehicle register
+  toolbarExtras: [(props) => createElement(GrantRoles, props)],
   sideTree: { url: operation('dept', 'tree'), param: 'deptId', title: 'user.deptTree' },
   columns: [
     { prop: 'account', label: 'user.account', search: true, width: 130 },
