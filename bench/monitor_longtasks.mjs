@@ -19,6 +19,8 @@ const { values: args } = parseArgs({
     vehicles: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
     profile: { type: 'string' },
+    trace: { type: 'string' },
+    'trace-seconds': { type: 'string', default: '8' },
   },
 });
 const N = Number(args.vehicles);
@@ -81,6 +83,13 @@ try {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   }
+  // a Chrome trace from the page load over the first seconds of the stream: what the long tasks are made of (script,
+  // style, layout, paint, GC, waiting for the GPU…), including the browser's own work that a CPU profile does not see
+  if (args.trace)
+    await browser.startTracing(page, {
+      path: args.trace,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'v8.execute', 'toplevel', 'disabled-by-default-v8.gc'],
+    });
   await page.goto(`${backend.base}/fleet/monitor`);
   let profiledFrom = 0; // the page's clock (performance.now) when the profile started
   if (cdp) {
@@ -97,7 +106,16 @@ try {
   const shown = Number((await label.innerText()).replace(/\D+/g, ''));
   const rows = await page.locator('.monitor-list .ant-table-row').count();
   log(`${shown} vehicles shown (${rows} list rows in the DOM); streaming for ${SECONDS} s`);
-  await page.waitForTimeout(SECONDS * 1000);
+  if (args.trace) {
+    const traceSeconds = Math.min(SECONDS, Number(args['trace-seconds']));
+    await page.waitForTimeout(traceSeconds * 1000);
+    const buffer = await browser.stopTracing();
+    log(`Chrome trace written to ${args.trace}`);
+    summariseTrace(JSON.parse(buffer.toString()));
+    await page.waitForTimeout((SECONDS - traceSeconds) * 1000);
+  } else {
+    await page.waitForTimeout(SECONDS * 1000);
+  }
   const result = await page.evaluate(() => ({ ...window.__bench, now: performance.now() }));
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
@@ -108,6 +126,8 @@ try {
   const after = result.longtasks.filter((t) => result.firstPaint !== null && t.start >= result.firstPaint);
   const before = result.longtasks.length - after.length;
   const longest = after.reduce((m, t) => Math.max(m, t.duration), 0);
+  const durations = after.map((t) => t.duration).sort((a, b) => a - b);
+  const p95 = durations.length ? durations[Math.min(durations.length - 1, Math.ceil(durations.length * 0.95) - 1)] : 0;
   const worst = [...after].sort((a, b) => b.duration - a.duration).slice(0, 5);
   log(`long tasks before the first paint (not counted): ${before}`);
   for (const t of worst) log(`  long task at ${(t.start / 1000).toFixed(2)} s: ${t.duration.toFixed(0)} ms`);
@@ -122,6 +142,8 @@ try {
         windowS: (result.now - (result.firstPaint ?? 0)) / 1000,
         longTasks: after.length,
         longestMs: longest,
+        p95Ms: p95,
+        over100: after.filter((t) => t.duration > 100).length,
         totalLongMs: after.reduce((s, t) => s + t.duration, 0),
         errors: errors.length,
       }),
@@ -157,4 +179,60 @@ function summarise(profile, profiledFrom, tasks) {
   for (const [key, us] of [...byScript].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${key}`);
   log('by function (self time):');
   for (const [key, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${key}`);
+}
+
+/**
+ * The renderer's main-thread tasks over 50 ms in a Chrome trace, and what they are made of: the self time of the
+ * trace events inside them by name (FunctionCall, UpdateLayoutTree, Layout, Paint, MinorGC…), over all of them and
+ * for the five longest.
+ */
+function summariseTrace(trace) {
+  const events = trace.traceEvents ?? trace;
+  const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const mains = new Set([...names].filter(([, n]) => n === 'CrRendererMain').map(([k]) => k));
+  // the main thread of the page: the renderer main thread with the most events
+  const count = new Map();
+  for (const e of events) {
+    const k = `${e.pid}:${e.tid}`;
+    if (mains.has(k)) count.set(k, (count.get(k) ?? 0) + 1);
+  }
+  const main = [...count].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && typeof e.dur === 'number').sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  // the outermost task events over 50 ms (a RunTask may hold a ThreadControllerImpl::RunTask of the same span)
+  const tasks = [];
+  for (const e of mine) {
+    if ((e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') || e.dur <= 50_000) continue;
+    const outer = tasks[tasks.length - 1];
+    if (!outer || e.ts >= outer.ts + outer.dur) tasks.push(e);
+  }
+  const selfOf = (task) => {
+    const inside = mine.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
+    const self = new Map();
+    const stack = [{ e: task, child: 0 }];
+    const close = (until) => {
+      while (stack.length > 1 && stack[stack.length - 1].e.ts + stack[stack.length - 1].e.dur <= until) {
+        const top = stack.pop();
+        self.set(top.e.name, (self.get(top.e.name) ?? 0) + top.e.dur - top.child);
+        stack[stack.length - 1].child += top.e.dur;
+      }
+    };
+    for (const e of inside) {
+      close(e.ts);
+      stack.push({ e, child: 0 });
+    }
+    close(Infinity);
+    self.set('(task itself)', task.dur - stack[0].child);
+    return self;
+  };
+  const total = new Map();
+  const each = tasks.map((task) => {
+    const self = selfOf(task);
+    for (const [k, v] of self) total.set(k, (total.get(k) ?? 0) + v);
+    return { task, self };
+  });
+  const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+  log(`trace: ${tasks.length} main-thread tasks over 50 ms (${(tasks.reduce((s, t) => s + t.dur, 0) / 1000).toFixed(0)} ms); self time by event (ms):`);
+  log(`  ${top(total, 16)}`);
+  for (const { task, self } of each.sort((a, b) => b.task.dur - a.task.dur).slice(0, 5))
+    log(`  task of ${(task.dur / 1000).toFixed(0)} ms: ${top(self, 8)}`);
 }

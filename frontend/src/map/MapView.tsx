@@ -76,6 +76,11 @@ export interface MapViewProps {
   style?: CSSProperties;
   /** Layers: components that add their sources and layers to the map and remove them when they unmount. */
   children?: ReactNode;
+  /**
+   * How long symbols fade in and out (ms; MapLibre's default 300). A map whose data changes every second (the live
+   * fleet) passes 0: every fade would redraw the map for its length, and without a GPU each redraw is costly.
+   */
+  fadeDuration?: number;
 }
 
 /**
@@ -84,7 +89,7 @@ export interface MapViewProps {
  * network, tests): then the basemap is hidden, the background shows a grid and a note says why. Children render
  * once the map has loaded. The map is made once the tenant's setting has been read (once for every map).
  */
-export default function MapView({ basemap, siteplan, center, zoom, className, style, children }: MapViewProps) {
+export default function MapView({ basemap, siteplan, center, zoom, className, style, children, fadeDuration }: MapViewProps) {
   const { t } = useTranslation();
   const container = useRef<MapElement>(null);
   const [supported] = useState(webglSupported);
@@ -116,6 +121,7 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
       pitchWithRotate: false,
       touchPitch: false,
       attributionControl: { compact: true },
+      ...(fadeDuration === undefined ? {} : { fadeDuration }),
     });
     map.touchZoomRotate.disableRotation();
     map.keyboard.disableRotation();
@@ -155,7 +161,7 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
       delete element.maplibreMap;
       map.remove();
     };
-  }, [supported, ready, basemapKey]);
+  }, [supported, ready, basemapKey, fadeDuration]);
 
   useEffect(() => {
     if (!value) return;

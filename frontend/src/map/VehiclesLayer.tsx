@@ -1,10 +1,17 @@
-import { useEffect, useMemo, useRef } from 'react';
-import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
+import { useEffect, useId, useRef } from 'react';
+import type {
+  ExpressionSpecification,
+  GeoJSONSource,
+  LayerSpecification,
+  MapLayerMouseEvent,
+  MapStyleImageMissingEvent,
+} from 'maplibre-gl';
 import { useTranslation } from 'react-i18next';
 import { toMapCrs } from './basemap';
 import { useMapContext } from './context';
 import { boundsOf, type LonLat } from './geo';
-import { useGeoJsonLayers, type SourceLayer, type SourceOptions } from './useGeoJsonLayers';
+import { MapFeed, type MapVehicle } from './vehicleFeed';
+import type { SourceLayer, SourceOptions } from './useGeoJsonLayers';
 import {
   ALARM_COLOR,
   categoryColor,
@@ -12,20 +19,9 @@ import {
   OFFLINE_COLOR,
   STATE_COLORS,
   VEHICLE_CATEGORIES,
-  vehicleCategory,
 } from './vehicleStyle';
 
-/** One vehicle on the map (WGS-84). */
-export interface MapVehicle {
-  id: string;
-  position: LonLat;
-  /** off | idle | moving | loaded: the dot's colour. */
-  state: string;
-  online: boolean;
-  alarm: boolean;
-  /** Heading in degrees (0 north, clockwise): the arrow's direction. */
-  direction: number;
-}
+export type { MapVehicle } from './vehicleFeed';
 
 const ARROW = 'vehicle-arrow';
 /** The images of the clusters' counts are drawn when the map first asks for them: `vehicle-count-12`. */
@@ -203,33 +199,30 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
       map.off('styleimagemissing', missing);
     };
   }, [map]);
-  // A vehicle's feature is kept while its MapVehicle object is (callers keep an unchanged vehicle's object), so a
-  // live update of a large fleet builds the features of the vehicles that changed only.
-  const known = useMemo(() => (basemap ? new WeakMap<MapVehicle, GeoJSON.Feature>() : null), [basemap]);
-  const features = useMemo(() => {
-    return vehicles.map((v): GeoJSON.Feature => {
-      const isSelected = v.id === selected;
-      let feature = known?.get(v);
-      if (!feature || feature.properties?.selected !== isSelected) {
-        feature = {
-          type: 'Feature',
-          properties: {
-            id: v.id,
-            state: v.state,
-            category: vehicleCategory(v),
-            online: v.online,
-            alarm: v.alarm,
-            direction: v.direction,
-            selected: isSelected,
-          },
-          geometry: { type: 'Point', coordinates: toMapCrs(v.position, basemap.crs) },
-        };
-        known?.set(v, feature);
-      }
-      return feature;
-    });
-  }, [known, vehicles, selected, basemap]);
-  const [cluster, , dot] = useGeoJsonLayers('vehicles', LAYERS, features, '', CLUSTER_OPTIONS);
+
+  const source = `vehicles-${useId().replace(/:/g, '')}`;
+  const [cluster, , dot] = LAYERS.map((layer) => `${source}-${layer.id}`);
+  // What the map should show (read when the next update goes out) and the feed to the source (see MapFeed).
+  const wanted = useRef({ vehicles, selected, crs: basemap.crs });
+  useEffect(() => {
+    wanted.current = { vehicles, selected, crs: basemap.crs };
+  });
+  const feed = useRef<MapFeed | null>(null);
+  useEffect(() => {
+    map.addSource(source, { ...CLUSTER_OPTIONS, promoteId: 'id', type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    for (const layer of LAYERS) map.addLayer({ ...layer, id: `${source}-${layer.id}`, source } as LayerSpecification);
+    const f = new MapFeed(() => map.getSource(source) as GeoJSONSource | undefined, () => wanted.current);
+    feed.current = f;
+    f.schedule();
+    return () => {
+      f.stop();
+      feed.current = null;
+      for (const layer of [...LAYERS].reverse()) if (map.getLayer(`${source}-${layer.id}`)) map.removeLayer(`${source}-${layer.id}`);
+      if (map.getSource(source)) map.removeSource(source);
+    };
+  }, [map, source]);
+  // a new fleet, selection or basemap: the map follows within MAP_UPDATE_MS
+  useEffect(() => feed.current?.schedule(), [vehicles, selected, basemap]);
 
   // The fleet's extent when the first positions arrive; fitted again when the map changes size (a window resized,
   // a phone turned) as long as the view is where that fit left it: once moved (by the user, or by another layer

@@ -34,19 +34,7 @@ import { VehiclesLayer, type MapVehicle } from '../../map/VehiclesLayer';
 import { STATE_COLORS } from '../../map/vehicleStyle';
 import { boundsOf, type LonLat } from '../../map/geo';
 import { answeredParams, getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
-import {
-  alarmEntries,
-  ageParts,
-  ageSeconds,
-  countByFilter,
-  FleetOrder,
-  filterVehicles,
-  FILTERS,
-  hasPosition,
-  todayPeriod,
-  type AlarmEntry,
-  type Filter,
-} from './monitor';
+import { ageParts, ageSeconds, filterVehicles, FILTERS, FleetView, hasPosition, todayPeriod, type AlarmEntry, type Filter } from './monitor';
 import { VehicleList, type RowText } from './VehicleList';
 
 /**
@@ -101,7 +89,7 @@ function ParametersDialog({ vehicle, onClose }: { vehicle: LiveVehicle; onClose:
     gcTime: 0,
     retry: false,
   });
-  const command: CommandView | undefined = query.data;
+  const command: CommandView | undefined = query.data ?? undefined;
   const params = answeredParams(command);
   let body;
   if (query.isPending) {
@@ -296,6 +284,73 @@ function sameEntries(a: AlarmEntry[], b: AlarmEntry[]): boolean {
   return true;
 }
 
+/** The tabs by state with their counts, and the search: re-rendered when a count, the tab or the text changes. */
+const FilterBar = memo(function FilterBar({
+  filter,
+  counts,
+  text,
+  onFilter,
+  onText,
+}: {
+  filter: Filter;
+  counts: Record<Filter, number>;
+  text: string;
+  onFilter: (f: Filter) => void;
+  onText: (text: string) => void;
+}) {
+  const { t } = useTranslation();
+  const options = useMemo(() => FILTERS.map((f) => ({ value: f, label: `${t(`monitor.filter.${f}`)} ${counts[f]}` })), [counts, t]);
+  return (
+    <>
+      <Radio.Group
+        size="small"
+        className="monitor-filters"
+        optionType="button"
+        buttonStyle="solid"
+        value={filter}
+        onChange={(e) => onFilter(e.target.value as Filter)}
+        options={options}
+      />
+      <Input.Search
+        allowClear
+        size="small"
+        placeholder={t('monitor.searchPlaceholder')}
+        value={text}
+        onChange={(e) => onText(e.target.value)}
+        className="monitor-search"
+      />
+    </>
+  );
+});
+
+/** The map with the fleet, a track, and where to fly: re-rendered when one of them changes, not with the list. */
+const MonitorMap = memo(function MonitorMap({
+  vehicles,
+  selected,
+  onSelect,
+  track,
+  trackBounds,
+  flyTarget,
+}: {
+  vehicles: MapVehicle[];
+  selected: string | null;
+  onSelect: (id: string) => void;
+  track: LonLat[] | null;
+  trackBounds: [LonLat, LonLat] | null;
+  flyTarget: { at: LonLat; n: number } | null;
+}) {
+  return (
+    // no symbol fades: the fleet changes every second, and each fade would redraw the map for its length
+    <MapView fadeDuration={0}>
+      <VehiclesLayer vehicles={vehicles} selected={selected} onSelect={onSelect} />
+      {track && <TrackLayer points={track} />}
+      {/* the fleet's extent is fitted by the vehicles' layer when they first arrive; a track's here */}
+      <FitBounds bounds={trackBounds} />
+      <FlyTo target={flyTarget?.at ?? null} token={flyTarget?.n ?? 0} />
+    </MapView>
+  );
+});
+
 /** Height of an element, kept current (the virtual table needs a number). */
 function useHeight<T extends HTMLElement>(): [RefObject<T | null>, number] {
   const ref = useRef<T>(null);
@@ -331,15 +386,10 @@ export default function LiveMonitor() {
   const [period, setPeriod] = useState<{ beginTime: string; endTime: string } | null>(null);
   const [listRef, listHeight] = useHeight<HTMLDivElement>();
 
-  // sorted once; later updates keep the order (see sortedFleet)
-  const [order] = useState(() => new FleetOrder());
-  const all = useMemo(() => order.sort(live.vehicles), [order, live.vehicles]);
-  const counts = useMemo(() => countByFilter(all), [all]);
-  // an event names its vehicle by the car number the page knows
-  const alarms = useMemo(
-    () => alarmEntries(all, live.events).map((e) => (e.carNo ? e : { ...e, carNo: live.vehicles.get(e.carId)?.carNo })),
-    [all, live.events, live.vehicles],
-  );
+  // what every part shows of a live batch, derived once per batch: sorted once (later updates keep the order, see
+  // sortedFleet), the counts by tab (the same object while they hold), the alarms named by car number
+  const [view] = useState(() => new FleetView());
+  const { all, counts, alarms } = useMemo(() => view.derive(live.vehicles, live.events), [view, live.vehicles, live.events]);
   const rows = useMemo(() => filterVehicles(all, filter, text), [all, filter, text]);
   const onMap: MapVehicle[] = useMemo(() => rows.filter(hasPosition).map(toMapVehicle), [rows]);
   const vehicle = selected ? (live.vehicles.get(selected) ?? null) : null;
@@ -380,23 +430,7 @@ export default function LiveMonitor() {
   return (
     <div className="page monitor-page">
       <Card className="monitor-panel" size="small" title={t('monitor.title')} extra={<FeedBadge status={status} t={t} />}>
-        <Radio.Group
-          size="small"
-          className="monitor-filters"
-          optionType="button"
-          buttonStyle="solid"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value as Filter)}
-          options={FILTERS.map((f) => ({ value: f, label: `${t(`monitor.filter.${f}`)} ${counts[f]}` }))}
-        />
-        <Input.Search
-          allowClear
-          size="small"
-          placeholder={t('monitor.searchPlaceholder')}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          className="monitor-search"
-        />
+        <FilterBar filter={filter} counts={counts} text={text} onFilter={setFilter} onText={setText} />
         <div className="monitor-list" ref={listRef}>
           {status !== 'open' && live.version === 0 ? (
             <div className="monitor-list-wait">
@@ -419,13 +453,14 @@ export default function LiveMonitor() {
         {status === 'closed' && live.version > 0 && (
           <Alert className="monitor-map-alert" type="warning" showIcon title={t('monitor.feed.reconnecting')} />
         )}
-        <MapView>
-          <VehiclesLayer vehicles={onMap} selected={selected} onSelect={selectOnMap} />
-          {showTrack && <TrackLayer points={trackPoints} />}
-          {/* the fleet's extent is fitted by the vehicles' layer when they first arrive; a track's here */}
-          <FitBounds bounds={trackBounds} />
-          <FlyTo target={flyTarget?.at ?? null} token={flyTarget?.n ?? 0} />
-        </MapView>
+        <MonitorMap
+          vehicles={onMap}
+          selected={selected}
+          onSelect={selectOnMap}
+          track={showTrack ? trackPoints : null}
+          trackBounds={trackBounds}
+          flyTarget={flyTarget}
+        />
         {vehicle && (
           <VehicleCard
             vehicle={vehicle}

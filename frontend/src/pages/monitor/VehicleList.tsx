@@ -110,7 +110,8 @@ export function VehicleList({ rows, selected, height, onSelect, t, describe, rev
           {t('monitor.updated')}
         </div>
       </div>
-      <div className="monitor-body" ref={scroller} style={{ height: bodyHeight }} onScroll={onScroll}>
+      {/* contained: a row's change is laid out and painted within the list, never the page around it */}
+      <div className="monitor-body" ref={scroller} style={{ height: bodyHeight, contain: 'strict' }} onScroll={onScroll}>
         {rows.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noMatch')} />
         ) : (

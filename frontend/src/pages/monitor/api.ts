@@ -1,21 +1,22 @@
-import { get } from '../../api/request';
+import { apiGet, type AnswerOf, type PathOf, type QueryOf } from '../../api/client';
+import { get, type Params } from '../../api/request';
 import type { components } from '../../api/schema';
 
 type Schemas = components['schemas'];
 
-const F = '/api/blade-fics-report/fics';
-
 /** `positionTrailing/carRealTimeInfo`: the vehicle's live state as the server has it now (the feed's shape). */
 export type VehicleDetail = Schemas['LiveVehicle'];
 
-export function getVehicleDetail(carId: string): Promise<VehicleDetail> {
-  return get<VehicleDetail>(`${F}/positionTrailing/carRealTimeInfo`, { carId });
+/** The vehicle's live state as the server has it now, null when it has none. */
+export async function getVehicleDetail(carId: string): Promise<VehicleDetail | null> {
+  return (await apiGet('/api/blade-fics-report/fics/positionTrailing/carRealTimeInfo', { carId })) ?? null;
 }
 
 export type Track = Schemas['Track'];
 
-export function getTrack(carId: string, beginTime: string, endTime: string): Promise<Track> {
-  return get<Track>(`${F}/positionTrailing/positionTrailing`, { carId, beginTime, endTime });
+/** The vehicle's positions between two tenant-zone times, null when the server answered none. */
+export async function getTrack(carId: string, beginTime: string, endTime: string): Promise<Track | null> {
+  return (await apiGet('/api/blade-fics-report/fics/positionTrailing/positionTrailing', { carId, beginTime, endTime })) ?? null;
 }
 
 export interface TerminalParam {
@@ -28,13 +29,23 @@ export interface TerminalParam {
 export type CommandView = Schemas['CommandOut'];
 
 /** The parameters a parameter query's answer carries (`result.params`), none while there is no answer. */
-export function answeredParams(command: CommandView | undefined): TerminalParam[] {
+export function answeredParams(command: CommandView | null | undefined): TerminalParam[] {
   const result = command?.result;
   if (typeof result !== 'object' || result === null || !('params' in result) || !Array.isArray(result.params)) return [];
   return result.params as TerminalParam[];
 }
 
+/** The parameter query, a path of the document with the vehicle's id in it (`{id}`). */
+const QUERY_CONFIG = '/api/blade-fics-report/fics/carSet/sendGetDeviceConfig/{id}' satisfies PathOf<'get'>;
+
 /** Asks the vehicle's terminal for all its parameters and waits (up to `wait` s) for the answer. */
-export function queryParameters(carId: string, wait = 8): Promise<CommandView> {
-  return get<CommandView>(`${F}/carSet/sendGetDeviceConfig/${encodeURIComponent(carId)}`, { wait }, { timeout: (wait + 10) * 1000 });
+export async function queryParameters(carId: string, wait = 8): Promise<CommandView | null> {
+  // `apiGet` takes no path parameters: the document's path, its query and its answer, with the id put in
+  const query: QueryOf<typeof QUERY_CONFIG, 'get'> = { wait };
+  const answer = await get<AnswerOf<typeof QUERY_CONFIG, 'get'>>(
+    QUERY_CONFIG.replace('{id}', encodeURIComponent(carId)),
+    query as Params,
+    { timeout: (wait + 10) * 1000 },
+  );
+  return answer ?? null;
 }

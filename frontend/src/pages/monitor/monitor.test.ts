@@ -7,6 +7,7 @@ import {
   countByFilter,
   filterVehicles,
   FleetOrder,
+  FleetView,
   hasPosition,
   sortedFleet,
   todayPeriod,
@@ -138,5 +139,24 @@ describe('a large fleet', () => {
     expect(visibleRange(2000, 36 * 1000, 360, 36)).toEqual([994, 1016]);
     expect(visibleRange(5, 0, 360, 36)).toEqual([0, 5]);
     expect(visibleRange(0, 0, 360, 36)).toEqual([0, 0]);
+  });
+});
+
+describe('FleetView', () => {
+  it('derives the sorted fleet, the counts (the same object while they hold) and the alarms named by car number', () => {
+    const view = new FleetView();
+    const a = { ...v('2'), alarms: ['speeding'] };
+    const first = view.derive(new Map([['2', a], ['1', v('1')]]), [{ carId: '1', kind: 'fence_in', time: null } as LiveEvent]);
+    expect(first.all.map((x) => x.carId)).toEqual(['1', '2']);
+    expect(first.counts.all).toBe(2);
+    expect(first.alarms.map((e) => [e.carNo, e.kind])).toEqual([
+      ['FL-1', 'fence_in'],
+      ['FL-2', 'speeding'],
+    ]);
+    const same = view.derive(new Map([['2', { ...a, speed: 3 }], ['1', v('1')]]), []);
+    expect(same.counts).toBe(first.counts);
+    const fewer = view.derive(new Map([['1', v('1')]]), []);
+    expect(fewer.counts).not.toBe(first.counts);
+    expect(fewer.counts.all).toBe(1);
   });
 });

@@ -70,6 +70,33 @@ export function sortedFleet(vehicles: ReadonlyMap<string, LiveVehicle>, previous
   return [...vehicles.values()].sort(byCarNo);
 }
 
+/** What the page shows of one live snapshot, derived once per batch (not per component). */
+export interface Fleet {
+  /** Every vehicle sorted by car number. */
+  all: LiveVehicle[];
+  /** How many vehicles each tab shows: the same object as long as no count changed. */
+  counts: Record<Filter, number>;
+  /** The 实时报警 list, each event named by its vehicle's car number. */
+  alarms: AlarmEntry[];
+}
+
+/**
+ * Derives the page's view of each live snapshot: the sorted fleet (see `FleetOrder`), the counts by tab (kept when
+ * they are the same, so the tabs do not re-render) and the alarm list, in one pass per batch.
+ */
+export class FleetView {
+  private order = new FleetOrder();
+  private counts: Record<Filter, number> | null = null;
+
+  derive(vehicles: ReadonlyMap<string, LiveVehicle>, events: readonly LiveEvent[]): Fleet {
+    const all = this.order.sort(vehicles);
+    const counts = countByFilter(all);
+    if (!this.counts || FILTERS.some((f) => counts[f] !== this.counts?.[f])) this.counts = counts;
+    const alarms = alarmEntries(all, events).map((e) => (e.carNo ? e : { ...e, carNo: vehicles.get(e.carId)?.carNo }));
+    return { all, counts: this.counts, alarms };
+  }
+}
+
 /** One collator for every comparison: `localeCompare` with options builds one per call (2,000 vehicles: ~22,000). */
 const collator = new Intl.Collator(undefined, { numeric: true });
 
