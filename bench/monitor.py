@@ -105,7 +105,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=int, default=30, help="how long the updates stream once the fleet is shown")
     ap.add_argument("--profile", help="also write a CPU profile of the page (CDP Profiler) here and summarise it")
     ap.add_argument(
-        "--trace", help="also write a Chrome trace from the page load to --trace-seconds into the stream and summarise it"
+        "--trace",
+        help="also write a Chrome trace from the page load to --trace-seconds into the stream and summarise it",
     )
     ap.add_argument("--trace-seconds", type=int, default=8)
     args = ap.parse_args()
@@ -171,7 +172,10 @@ def main() -> None:
         print(f"first paint:                        {r['firstPaintMs']:8.0f} ms; whole fleet at {r['shownMs']:.0f} ms")
         long = f"{r['longTasks']:8d} in {r['windowS']:.0f} s ({r['totalLongMs']:.0f} ms)"
         print(f"long tasks after the first paint:   {long}")
-        print(f"longest task after the first paint: {longest:8.0f} ms; p95 {r['p95Ms']:.0f} ms; {r['over100']} over 100 ms")
+        print(
+            f"longest task after the first paint: {longest:8.0f} ms; p95 {r['p95Ms']:.0f} ms; "
+            f"{r['over100']} over 100 ms"
+        )
         print(f"ratio longest / {LIMIT_MS:.0f} ms:             {ratio:8.2f}   (limit 1.0: {verdict})")
     finally:
         for sim in simulators:
