@@ -40,12 +40,32 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
     "too_many_failures": (400, "/oauth/token", "the account failed to sign in too often"),
     "forbidden": (403, "/api/liftdesk/ingest", "the devices are not the caller's (unknown ones included)"),
     "register_closed": (403, "/register-guest", "self-registration is switched off (a parameter)"),
-    "import_unreadable": (400, "/importCar", "the file is no workbook (what a file holds, no schema says)"),
-    "import_header": (400, "/importCar", "the workbook is not the template"),
-    "import_empty": (400, "/importCar", "the workbook holds no rows"),
+    "import_unreadable": (400, "", "the file is no workbook (what a file holds, no schema says)"),
+    "import_header": (400, "", "the workbook is not the template"),
+    "import_empty": (400, "", "the workbook holds no rows"),
     "polygon_crossing": (400, "", "a polygon's edges cross (no schema says)"),
     "dept_sort_parents": (400, "/orgSort", "the organisations given have different parents (rows that exist)"),
     "dept_move_loop": (400, "/deptTransfer", "an organisation moved under itself or its own branch (rows that exist)"),
+    "region_code_parent": (
+        400,
+        "/region/submit",
+        "a region's code outside its parent's (no schema compares two fields)",
+    ),
+    "region_code_level": (400, "/region/submit", "a region's code not of its level (no schema compares two fields)"),
+    "field_required": (400, "/map/plan/upload", "an empty file (no schema states a file's least size)"),
+    "map_plan_missing": (400, "/map/plan/image", "the tenant has no site plan yet"),
+    "map_plan_type": (
+        400,
+        "/map/plan/upload",
+        "the file is no JPG, PNG or WebP image (what a file holds, no schema says)",
+    ),
+    "map_tile_template": (
+        400,
+        "/map/setting/save",
+        "a tile template without {z}, {x} and {y} (to document as a pattern)",
+    ),
+    "map_corners_order": (400, "/map/setting/save", "the south-west corner not south-west (two fields compared)"),
+    "map_corners_all": (400, "/map/setting/save", "some corners given and not all (no schema says all or none)"),
     "period_order": (400, "", "a report's start day after its end day (no schema compares two fields)"),
     "period_too_long": (400, "", "a report's range longer than its cap (no schema counts days between two fields)"),
     # rules of rows that exist, met when a generated id happens to name one
@@ -56,6 +76,16 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
     "command_not_pending": (400, "", "the command is no longer pending"),
 }
 _ID = re.compile(f"^{ID_RE}$")
+
+# A spreadsheet upload's part is declared with the spreadsheet types (``core.transfer.UPLOAD_DOCUMENT``): its bytes
+# are sent as they are, as for any binary part.
+schemathesis.serializer.alias(
+    [
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "application/vnd.ms-excel",
+    ],
+    "application/octet-stream",
+)
 
 
 def _template(text: str) -> re.Pattern[str]:

@@ -6,8 +6,22 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, field_validator
 
-from liftdesk.core.schemas import Id, IdList, IdListRequired, Schema, Time, dictionary, documented, out_schema
+from liftdesk.core.ids import ID_PATTERN
+from liftdesk.core.schemas import (
+    Id,
+    IdList,
+    IdListRequired,
+    Schema,
+    Time,
+    dictionary,
+    documented,
+    out_schema,
+    trimmed_pattern,
+)
 from liftdesk.system import models as m
+
+#: A mobile number as the specification takes it (11 digits, 1[3-9]...), as the calls check it.
+MOBILE_PATTERN = r"^\s*1[3-9][0-9]{9}\s*$"
 
 Text = Annotated[str, Field(min_length=1, max_length=255)]
 Short = Annotated[str, Field(min_length=1, max_length=64)]
@@ -322,10 +336,36 @@ class ProfileIn(Schema):
     with its own messages."""
 
     name: Annotated[str, Field(min_length=1, max_length=20, description="nickname")]
-    real_name: Annotated[str, Field(max_length=20, description="real name, 2 to 5 characters")]
-    phone: Annotated[str, Field(max_length=45, description="mobile number: 11 digits")]
-    email: Annotated[str | None, Field(default=None, max_length=45)] = None
-    avatar: Annotated[str | None, Field(default=None, max_length=500, description="avatar image URL")] = None
+    # checked by the call with the specification's message; documented here as what it accepts
+    real_name: Annotated[
+        str,
+        Field(
+            max_length=20,
+            description="real name, 2 to 5 characters",
+            json_schema_extra={"maxLength": 5, "pattern": trimmed_pattern(2)},
+        ),
+    ]
+    phone: Annotated[
+        str, Field(max_length=45, description="mobile number: 11 digits", json_schema_extra={"pattern": MOBILE_PATTERN})
+    ]
+    email: Annotated[
+        str | None,
+        Field(
+            default=None,
+            max_length=45,
+            description="e-mail address (name@domain.tld)",
+            json_schema_extra={"pattern": r"^(?:\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*)?$"},
+        ),
+    ] = None
+    avatar: Annotated[
+        str | None,
+        Field(
+            default=None,
+            max_length=500,
+            description="avatar image URL (http(s):// or a path from /)",
+            json_schema_extra={"pattern": r"^(?:\s*(?:https?://|/)[\s\S]*)?$"},
+        ),
+    ] = None
     sex: Annotated[int | None, Field(ge=0, le=99), dictionary("sex")] = None
     birthday: Time | None = None
 
@@ -333,22 +373,26 @@ class ProfileIn(Schema):
 class UserGrantQuery(Schema):
     model_config = ConfigDict(json_schema_extra=documented(required=("user_ids", "role_ids")))
 
-    user_ids: IdList = Field(default="", description="comma-separated user ids")
-    role_ids: IdList = Field(default="", description="comma-separated role ids (replace the users' roles)")
+    user_ids: IdListRequired = Field(default="", description="comma-separated user ids")
+    role_ids: IdListRequired = Field(default="", description="comma-separated role ids (replace the users' roles)")
 
 
 class PlatformQuery(Schema):
     model_config = ConfigDict(json_schema_extra=documented(required=("id",)))
 
-    id: str = Field(default="", max_length=20, description="the user's id")
+    id: str = Field(default="", max_length=20, description="the user's id", json_schema_extra={"pattern": ID_PATTERN})
 
 
 class PlatformIn(Schema):
     model_config = ConfigDict(json_schema_extra=documented(required=("user_id", "user_type")))
 
-    user_id: str = Field(default="", max_length=20, description="the user's id")
-    user_type: int = Field(default=0, ge=0, le=3, description="platform: 1 web, 2 app, 3 other (dictionary user_type)")
-    user_ext: str = Field(default="", max_length=2000, description="platform extension information")
+    user_id: str = Field(
+        default="", max_length=20, description="the user's id", json_schema_extra={"pattern": ID_PATTERN}
+    )
+    user_type: int = Field(default=0, ge=1, le=3, description="platform: 1 web, 2 app, 3 other (dictionary user_type)")
+    user_ext: str = Field(
+        default="", max_length=0, description="platform extension information (not kept yet: must be empty)"
+    )
 
 
 class PlatformOut(Schema):

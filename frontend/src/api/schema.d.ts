@@ -5935,12 +5935,15 @@ export interface components {
         ProfileIn: {
             /**
              * Avatar
-             * @description avatar image URL
+             * @description avatar image URL (http(s):// or a path from /)
              */
             avatar?: string | null;
             /** Birthday */
             birthday?: string | null;
-            /** Email */
+            /**
+             * Email
+             * @description e-mail address (name@domain.tld)
+             */
             email?: string | null;
             /**
              * Name
@@ -14455,7 +14458,7 @@ export interface operations {
                 userId: string;
                 /** @description platform: 1 web, 2 app, 3 other (dictionary user_type) */
                 userType: number;
-                /** @description platform extension information */
+                /** @description platform extension information (not kept yet: must be empty) */
                 userExt?: string;
             };
             header?: never;
