@@ -182,10 +182,33 @@ class TopMenuHooks(Hooks):
         await ctx.session.execute(delete(m.TopMenuSetting).where(m.TopMenuSetting.top_menu_id.in_(ids)))
 
 
+#: Invite codes: letters and digits without look-alikes (0/O, 1/I/L), 8 of them (about 40 bits).
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
+
+
+def random_invite_code() -> str:
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+async def new_invite_code(ctx: Ctx, taken: set[str] | None = None) -> str:
+    """A random invite code no organisation of the tenant holds (deleted ones and those outside the caller's data
+    rule too), nor one of ``taken`` (codes given out in the same request); the one generator of every new code."""
+    taken = taken if taken is not None else set()
+    while True:
+        code = random_invite_code()
+        if code in taken:
+            continue
+        clash = ctx.scope.select(m.Dept, data=False).with_only_columns(m.Dept.id).where(m.Dept.invite_code == code)
+        if (await ctx.session.execute(clash.limit(1))).first() is None:
+            taken.add(code)
+            return code
+
+
 class DeptHooks(Hooks):
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if creating and not obj.invite_code:
-            obj.invite_code = secrets.token_hex(4).upper()
+            obj.invite_code = await new_invite_code(ctx)
         if not obj.full_name:
             obj.full_name = obj.dept_name
         if not creating and "parent_id" in data:
@@ -353,7 +376,7 @@ async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> None:
         full_name=tenant.tenant_name,
         dept_category=1,
         sort=1,
-        invite_code=secrets.token_hex(4).upper(),
+        invite_code=random_invite_code(),  # the new tenant's first organisation: no code to clash with
     )
     post = m.Post(tenant_id=tid, category=1, post_code="ceo", post_name="首席执行官", sort=1)
     session.add_all([role, dept, post])

@@ -136,6 +136,9 @@ async def test_other_tenant_sees_none_of_it(api: Api, tenants: Tenants) -> None:
 
 async def test_reset_invite_code(api: Api) -> None:
     a, b = await _dept(api), await _dept(api)
+    # a new organisation's code comes from the same generator as a reset one (no look-alikes, unique in the tenant)
+    for row in (a, b):
+        assert re.fullmatch(r"[A-HJ-NP-Z2-9]{8}", (await _detail(api, row["id"]))["inviteCode"]), row
     r = await api.post(f"{DEPT}/resetInviteCode", params={"ids": f"{a['id']},{b['id']}"})
     assert r["code"] == 200, r
     codes = {x["id"]: x["inviteCode"] for x in r["data"]}

@@ -4,7 +4,6 @@ rule of each model's own resource)."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -21,6 +20,7 @@ from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system import schemas as s
 from liftdesk.system.api.common import page_of
+from liftdesk.system.service import new_invite_code
 
 DEPT_PAGE_IN = page_in("Dept", res.DEPT.filterable)
 
@@ -30,10 +30,6 @@ DeptCountOut: Any = create_model(
     __base__=s.DeptOut,
     user_count=(int, Field(default=0, description="users of this organisation (not of the ones under it)")),
 )
-
-#: Invite codes: letters and digits without look-alikes (0/O, 1/I/L), 8 of them (about 40 bits).
-INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-INVITE_LENGTH = 8
 
 
 class InviteCode(Schema):
@@ -176,18 +172,6 @@ async def user_dept_tree(ctx: crud.Ctx) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- changes
 
 
-async def _new_code(ctx: crud.Ctx, taken: set[str]) -> str:
-    """A random code no organisation of the tenant holds (deleted ones and those outside the caller's rule too)."""
-    while True:
-        code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
-        if code in taken:
-            continue
-        clash = ctx.scope.select(m.Dept, data=False).with_only_columns(m.Dept.id).where(m.Dept.invite_code == code)
-        if (await ctx.session.execute(clash.limit(1))).first() is None:
-            taken.add(code)
-            return code
-
-
 @res.DEPT.action(
     "POST",
     "resetInviteCode",
@@ -203,7 +187,7 @@ async def reset_invite_code(ctx: crud.Ctx, query: IdsQuery) -> list[InviteCode]:
     taken: set[str] = set()
     out = []
     for row in rows:
-        row.invite_code = await _new_code(ctx, taken)
+        row.invite_code = await new_invite_code(ctx, taken)
         ctx.scope.stamp(row, creating=False)
         out.append(InviteCode(id=row.id, dept_name=row.dept_name, invite_code=row.invite_code))
     await ctx.session.flush()
