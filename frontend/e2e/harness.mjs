@@ -196,7 +196,12 @@ export function ui(getPage) {
     async openMenu(group, item) {
       const sider = getPage().locator('.app-sider');
       const entry = sider.locator('li.ant-menu-item').getByText(item, { exact: true });
-      if (!(await entry.isVisible())) await sider.getByText(group, { exact: true }).click();
+      // a click on the group toggles it: one that lands while the menu re-renders (its routes arriving after the
+      // sign-in) can leave it closed, so it is clicked again until the entry shows
+      for (let attempt = 0; attempt < 3 && !(await entry.isVisible()); attempt += 1) {
+        await sider.getByText(group, { exact: true }).click();
+        await entry.waitFor({ timeout: 3_000 }).catch(() => undefined);
+      }
       await entry.click();
     },
 

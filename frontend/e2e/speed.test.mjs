@@ -91,7 +91,9 @@ describe('speed', () => {
     for (const [path, s] of scripts) {
       assert.equal(s.status, 200, path);
       assert.ok(s.acceptsBr, `${path} was asked for with accept-encoding br`);
-      assert.equal(s.encoding, 'br', `${path} came precompressed`);
+      // precompressed, unless so small that brotli would not make it smaller (scripts/compress.mjs keeps those as
+      // they are: a chunk of a re-export or two)
+      if (s.bytes >= 512) assert.equal(s.encoding, 'br', `${path} came precompressed`);
     }
     const bytes = total(scripts);
     assert.ok(bytes <= LOGIN_BUDGET_KB * 1024, `the login page loads ${kb(bytes)} KB of JavaScript (budget ${LOGIN_BUDGET_KB} KB)`);

@@ -5,13 +5,12 @@
 // server's manifest (counter, required mark, range) and a server refusal landing on its field.
 // The workbooks are written and read with the backend's own openpyxl (.venv), not an npm package.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OUT, REPO, launchBrowser, newPage, shot, startBackend, ui } from './harness.mjs';
+import { fillTemplate, readSheet } from './sheets.mjs';
+import { OUT, launchBrowser, newPage, shot, startBackend, ui } from './harness.mjs';
 
-const PYTHON = join(REPO, '.venv', 'bin', 'python');
 const FILES = join(OUT, 'transfer');
 const CAR = 'E2E-导入-01';
 
@@ -22,38 +21,6 @@ const pageErrors = [];
 
 const { expectToast, opened, signInAsAdmin, openMenu } = ui(() => page);
 
-/** Runs a Python script with the backend's interpreter (openpyxl), arguments as JSON; returns its stdout parsed. */
-function python(script, ...args) {
-  const out = execFileSync(PYTHON, ['-c', script, ...args.map((a) => JSON.stringify(a))], { encoding: 'utf8' });
-  return out.trim() ? JSON.parse(out) : null;
-}
-
-/** Writes `rows` under the header of the template at `template` into `target`. */
-function fillTemplate(template, target, rows) {
-  python(
-    `import json, sys
-from openpyxl import load_workbook
-book = load_workbook(json.loads(sys.argv[1]))
-sheet = book.worksheets[0]
-for row in json.loads(sys.argv[3]):
-    sheet.append(row)
-book.save(json.loads(sys.argv[2]))`,
-    template,
-    target,
-    rows,
-  );
-}
-
-/** The rows of the first sheet of an .xlsx (header first). */
-function readSheet(path) {
-  return python(
-    `import json, sys
-from openpyxl import load_workbook
-sheet = load_workbook(json.loads(sys.argv[1]), read_only=True).worksheets[0]
-print(json.dumps([[c for c in r] for r in sheet.iter_rows(values_only=True)], ensure_ascii=False, default=str))`,
-    path,
-  );
-}
 
 /** A row of the template: number, device number, SIM, type, status, organisation, frame, brand, model, plate, load, speed. */
 const vehicleRow = (carNo, device, load = 1500) => [carNo, device, '', 3, 0, null, '', '林德', 'E20', '', load, 10];

@@ -3,13 +3,12 @@
 // signed-in user's own profile (the spec's mobile number rule, saved and shown again), photographed at 1280 and 390.
 // The workbooks are written and read with the backend's own openpyxl (.venv), not an npm package.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OUT, REPO, launchBrowser, newPage, shot, startBackend, ui } from './harness.mjs';
+import { fillTemplate, readSheet } from './sheets.mjs';
+import { OUT, launchBrowser, newPage, shot, startBackend, ui } from './harness.mjs';
 
-const PYTHON = join(REPO, '.venv', 'bin', 'python');
 const FILES = join(OUT, 'users');
 const GOOD = 'e2e-imp-01';
 const BAD = 'e2e-imp-02';
@@ -21,35 +20,6 @@ const pageErrors = [];
 
 const { expectToast, opened, signInAsAdmin, openMenu, hoverMenu, chooseMenu, settle } = ui(() => page);
 
-function python(script, ...args) {
-  const out = execFileSync(PYTHON, ['-c', script, ...args.map((a) => JSON.stringify(a))], { encoding: 'utf8' });
-  return out.trim() ? JSON.parse(out) : null;
-}
-
-function fillTemplate(template, target, rows) {
-  python(
-    `import json, sys
-from openpyxl import load_workbook
-book = load_workbook(json.loads(sys.argv[1]))
-sheet = book.worksheets[0]
-for row in json.loads(sys.argv[3]):
-    sheet.append(row)
-book.save(json.loads(sys.argv[2]))`,
-    template,
-    target,
-    rows,
-  );
-}
-
-function readSheet(path) {
-  return python(
-    `import json, sys
-from openpyxl import load_workbook
-sheet = load_workbook(json.loads(sys.argv[1]), read_only=True).worksheets[0]
-print(json.dumps([[c for c in r] for r in sheet.iter_rows(values_only=True)], ensure_ascii=False, default=str))`,
-    path,
-  );
-}
 
 const toolbar = () => page.locator('.crud-toolbar:visible');
 const importDialog = () => page.getByRole('dialog', { name: '导入用户' });
