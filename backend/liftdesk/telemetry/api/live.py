@@ -3,29 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from typing import Any
 
 from pydantic import Field
-from sqlalchemy import Select, select
+from sqlalchemy import Select
 
 from liftdesk.core import crud
-from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import Id, Schema, Time
+from liftdesk.core.schemas import Id, Schema
 from liftdesk.core.scope import organisation_branch
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
-from liftdesk.telemetry.messages import STATUS_FIX
-from liftdesk.telemetry.models import Position, VehicleState
+from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.view import LiveVehicle, live_state
 
 FICS = "/api/blade-fics-report/fics"
-MAX_TRACK = 50_000
-#: The longest track one call returns: the specification's range cap ("up to 7 days selectable for a range").
-MAX_TRACK_PERIOD = timedelta(days=7)
 
 
 async def _vehicles(c: crud.Ctx, stmt: Select[Any] | None = None) -> list[tuple[Vehicle, VehicleState | None]]:
@@ -130,94 +124,3 @@ async def _one(c: crud.Ctx, ident: int) -> tuple[Vehicle, VehicleState | None]:
 )
 async def real_time(ctx: crud.Ctx, query: CarQuery) -> LiveVehicle:
     return live_state(*(await _one(ctx, query.car_id)))
-
-
-class TrackPoint(Schema):
-    gps_time: Time
-    lat: float
-    lon: float
-    speed: float
-    direction: int
-    altitude: int
-    acc: bool
-    mileage: float | None = None
-    load_kg: float | None = None
-    alarm: int = 0
-    status: int = 0
-    extra: dict[str, Any] = Field(default_factory=dict)
-
-
-class Track(Schema):
-    car_id: Id
-    car_no: str
-    begin_time: Time
-    end_time: Time
-    count: int
-    truncated: bool
-    points: list[TrackPoint]
-
-
-class TrackQuery(CarQuery):
-    begin_time: Time | None = Field(default=None, description="default: a day before endTime")
-    end_time: Time | None = Field(default=None, description="default: now")
-
-
-@res.VEHICLE.action(
-    "GET",
-    f"{FICS}/positionTrailing/positionTrailing",
-    summary="Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; "
-    "default: the day before endTime, which defaults to now), oldest first",
-    kind="sub",
-    query=TrackQuery,
-    answer=Track,
-    tag="positionTrailing",
-)
-async def track(ctx: crud.Ctx, query: TrackQuery) -> Track:
-    car, _ = await _one(ctx, query.car_id)
-    end = query.end_time or utcnow().replace(microsecond=0)
-    begin = query.begin_time or end - timedelta(days=1)
-    if begin >= end:
-        raise ServiceError(t("field_range", field="beginTime"))
-    if end - begin > MAX_TRACK_PERIOD:
-        raise ServiceError(t("period_too_long", field="beginTime/endTime", days=MAX_TRACK_PERIOD.days))
-    stmt = (
-        select(Position)
-        .where(
-            Position.tenant_id == car.tenant_id,
-            Position.vehicle_id == car.id,
-            Position.device_time >= begin,
-            Position.device_time <= end,
-            # Without a GNSS fix (status bit 1 clear) the coordinates are garbage (often 0, 0): not a track point.
-            Position.status.bitwise_and(STATUS_FIX) != 0,
-        )
-        .order_by(Position.device_time)
-        .limit(MAX_TRACK + 1)
-    )
-    rows = list((await ctx.session.execute(stmt)).scalars().all())
-    truncated = len(rows) > MAX_TRACK
-    points = [
-        TrackPoint(
-            gps_time=p.device_time,
-            lat=p.lat,
-            lon=p.lon,
-            speed=p.speed,
-            direction=p.direction,
-            altitude=p.altitude,
-            acc=bool(p.status & 1),
-            mileage=p.mileage_km,
-            load_kg=p.load_kg,
-            alarm=p.alarm,
-            status=p.status,
-            extra=json.loads(p.extra) if p.extra else {},
-        )
-        for p in rows[:MAX_TRACK]
-    ]
-    return Track(
-        car_id=car.id,
-        car_no=car.car_no,
-        begin_time=begin,
-        end_time=end,
-        count=len(points),
-        truncated=truncated,
-        points=points,
-    )
