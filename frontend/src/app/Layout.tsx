@@ -192,9 +192,9 @@ function Shell() {
       )}
       <MenuSearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} menus={allMenus} />
       {/*
-        Notices: none is shown until an administrator publishes one. When the server has a notice API (a notice
-        resource: title, body, publish time, audience), a <NoticeDialog> here shows the user's unread published
-        notices once each, and marks them read; the old platform's hard-coded shutdown notice is gone.
+        Notices: none pops up. A notice an administrator publishes (消息通知 → 通知公告) reaches every user of the
+        tenant as an in-site message, counted on the bell of the top bar; the old platform's hard-coded shutdown
+        notice is gone.
       */}
     </AntLayout>
   );

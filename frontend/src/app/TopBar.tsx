@@ -29,6 +29,11 @@ import { MenuAutoComplete } from './MenuSearch';
 import { ErrorLogDialog, LockDialog, ThemeDialog } from './dialogs';
 import { useLock } from './useLock';
 import { menuIcon } from './menuIcons';
+import { MessageBell } from '../pages/message/Bell';
+import { findMenuByPath } from './menuUtil';
+
+/** The menu page of the message centre (the bell's drawer links to it when the user has the menu). */
+const MESSAGE_CENTRE_PATH = '/desk/message';
 
 function useFullscreen(): [boolean, () => void] {
   const [full, setFull] = useState(() => !!document.fullscreenElement);
@@ -128,6 +133,7 @@ export function TopBar({
       <div className="top-spacer" />
       {!compact && <MenuAutoComplete menus={menus} />}
       {iconBtn(t('tabs.search'), <SearchOutlined />, onSearch)}
+      <MessageBell menuPath={findMenuByPath(menus, MESSAGE_CENTRE_PATH) ? MESSAGE_CENTRE_PATH : undefined} />
       <Tooltip title={t('errorLog.title')}>
         <Badge count={logs.length} size="small" offset={[-6, 6]}>
           <Button type="text" className="top-icon" icon={<BugOutlined />} onClick={() => setLogOpen(true)} aria-label={t('errorLog.title')} />
