@@ -1,5 +1,6 @@
 import { App, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
 import { useCustom, useRemove } from '../../data/hooks';
 import type { CallRowAction, ResourceConfig, Row } from '../../resources/types';
@@ -48,7 +49,14 @@ export function useCrudActions(config: ResourceConfig, afterDelete: () => void) 
       cancelText: t('common.cancel'),
       okButtonProps: { danger: a.danger ?? false },
       onOk: async () => {
-        const data = await custom.mutateAsync({ path: a.path, method: 'POST', params: a.params(row) });
+        let data: unknown;
+        try {
+          data = await custom.mutateAsync({ path: a.path, method: 'POST', params: a.params(row) });
+        } catch (e) {
+          // the server's refusal (e.g. an object storage that cannot be reached) has been shown by the request
+          if (e instanceof ApiError) return;
+          throw e;
+        }
         toast.success(t(a.done));
         if (a.result) modal.info({ title: t(a.done), content: a.result(data, row), okText: t('common.confirm') });
       },

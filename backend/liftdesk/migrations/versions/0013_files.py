@@ -1,0 +1,93 @@
+"""files: object storage configurations and attachments
+
+Revision ID: 0013
+Revises: 0012
+Create Date: 2026-11-25 09:40:00
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+
+revision: str = '0013'
+down_revision: str | None = '0012'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table('blade_oss',
+    sa.Column('category', sa.Integer(), nullable=False),
+    sa.Column('oss_code', sa.String(length=32), nullable=False),
+    sa.Column('endpoint', sa.String(length=255), nullable=False),
+    sa.Column('access_key', sa.String(length=255), nullable=True),
+    sa.Column('secret_key', sa.String(length=255), nullable=True),
+    sa.Column('bucket_name', sa.String(length=255), nullable=False),
+    sa.Column('app_id', sa.String(length=255), nullable=True),
+    sa.Column('region', sa.String(length=255), nullable=True),
+    sa.Column('remark', sa.String(length=255), nullable=True),
+    sa.Column('id', sa.BigInteger(), autoincrement=False, nullable=False),
+    sa.Column('create_user', sa.BigInteger(), nullable=True),
+    sa.Column('create_dept', sa.BigInteger(), nullable=True),
+    sa.Column('create_time', sa.DateTime(), nullable=False),
+    sa.Column('update_user', sa.BigInteger(), nullable=True),
+    sa.Column('update_time', sa.DateTime(), nullable=False),
+    sa.Column('status', sa.Integer(), nullable=False),
+    sa.Column('is_deleted', sa.Integer(), nullable=False),
+    sa.Column('tenant_id', sa.String(length=12), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_blade_oss'))
+    )
+    with op.batch_alter_table('blade_oss', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_blade_oss_create_dept'), ['create_dept'], unique=False)
+        batch_op.create_index(batch_op.f('ix_blade_oss_is_deleted'), ['is_deleted'], unique=False)
+        batch_op.create_index(batch_op.f('ix_blade_oss_tenant_id'), ['tenant_id'], unique=False)
+        # at most one enabled configuration per tenant, whatever runs at once
+        batch_op.create_index(
+            'ux_blade_oss_enabled', ['tenant_id'], unique=True,
+            sqlite_where=sa.text('status = 2 AND is_deleted = 0'),
+            postgresql_where=sa.text('status = 2 AND is_deleted = 0'),
+        )
+
+    op.create_table('blade_attach',
+    sa.Column('link', sa.String(length=1000), nullable=False),
+    sa.Column('domain', sa.String(length=500), nullable=False),
+    sa.Column('name', sa.String(length=500), nullable=False),
+    sa.Column('original_name', sa.String(length=255), nullable=False),
+    sa.Column('extension', sa.String(length=12), nullable=False),
+    sa.Column('attach_size', sa.BigInteger(), nullable=False),
+    sa.Column('content_type', sa.String(length=100), nullable=False),
+    sa.Column('oss_id', sa.BigInteger(), nullable=True),
+    sa.Column('id', sa.BigInteger(), autoincrement=False, nullable=False),
+    sa.Column('create_user', sa.BigInteger(), nullable=True),
+    sa.Column('create_dept', sa.BigInteger(), nullable=True),
+    sa.Column('create_time', sa.DateTime(), nullable=False),
+    sa.Column('update_user', sa.BigInteger(), nullable=True),
+    sa.Column('update_time', sa.DateTime(), nullable=False),
+    sa.Column('status', sa.Integer(), nullable=False),
+    sa.Column('is_deleted', sa.Integer(), nullable=False),
+    sa.Column('tenant_id', sa.String(length=12), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_blade_attach'))
+    )
+    with op.batch_alter_table('blade_attach', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_blade_attach_create_dept'), ['create_dept'], unique=False)
+        batch_op.create_index(batch_op.f('ix_blade_attach_is_deleted'), ['is_deleted'], unique=False)
+        batch_op.create_index(batch_op.f('ix_blade_attach_tenant_id'), ['tenant_id'], unique=False)
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('blade_attach', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_blade_attach_tenant_id'))
+        batch_op.drop_index(batch_op.f('ix_blade_attach_is_deleted'))
+        batch_op.drop_index(batch_op.f('ix_blade_attach_create_dept'))
+
+    op.drop_table('blade_attach')
+    with op.batch_alter_table('blade_oss', schema=None) as batch_op:
+        batch_op.drop_index('ux_blade_oss_enabled', sqlite_where=sa.text('status = 2 AND is_deleted = 0'))
+        batch_op.drop_index(batch_op.f('ix_blade_oss_tenant_id'))
+        batch_op.drop_index(batch_op.f('ix_blade_oss_is_deleted'))
+        batch_op.drop_index(batch_op.f('ix_blade_oss_create_dept'))
+
+    op.drop_table('blade_oss')

@@ -1,0 +1,183 @@
+"""Object storage configurations, attachments and uploads beyond their generated operations.
+
+- ``POST /api/blade-resource/oss/enable?id=`` (button ``oss_enable``): the configuration becomes the tenant's only
+  enabled one, in one transaction (and the partial unique index ``ux_blade_oss_enabled`` holds it against two at
+  once); ``POST .../oss/test?id=`` (button ``oss_edit``): can its bucket be reached with its keys?
+- ``POST /api/blade-fics/file/upload`` (multipart ``file``; every signed-in user: the shell's upload helper): the file
+  goes to the tenant's enabled store (else the local disk), checked by content and size (``files.check_upload``), and
+  an attachment row is written; the answer is ``{link, domain, name, originalName, attachId}``.
+- ``GET /api/blade-resource/attach/download?id=`` (every signed-in user of the tenant: the attachment's ``link``): the
+  file's bytes, as an attachment. Another tenant's id is not found.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import Request, Response, UploadFile
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+
+from liftdesk.core import crud
+from liftdesk.core.actions import SIGNED_IN
+from liftdesk.core.config import Settings
+from liftdesk.core.envelope import NotFound, ServiceError
+from liftdesk.core.i18n import t
+from liftdesk.core.ids import next_id
+from liftdesk.system import files
+from liftdesk.system import models as m
+from liftdesk.system import resources as res
+from liftdesk.system.schemas import AttachIdQuery, OssIdQuery, OssOut, UploadOut
+
+UPLOAD = "/api/blade-fics/file/upload"
+DOWNLOAD = f"{res.RESOURCE}/attach/download"
+_UPLOAD_DOCUMENT = {
+    "requestBody": {"content": {"multipart/form-data": {"encoding": {"file": {"contentType": "*/*"}}}}},
+}
+_DOWNLOAD_DOCUMENT = {
+    "responses": {
+        "200": {
+            "description": "the file, as an attachment",
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+        }
+    }
+}
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+@res.OSS.action(
+    "POST",
+    "enable",
+    permission="oss_enable",
+    query=OssIdQuery,
+    answer=OssOut,
+    summary="Enable one configuration: the tenant's files go there from now on (the others are disabled)",
+)
+async def enable_oss(ctx: crud.Ctx, query: OssIdQuery) -> dict[str, Any]:
+    row = await crud.get_scoped(ctx, query.id)
+    assert isinstance(row, m.Oss)
+    # the tenant's others, whoever wrote them (``data=False``): a tenant has one enabled configuration
+    others = m.Oss.status == files.ENABLED, m.Oss.id != row.id
+    await ctx.session.execute(
+        update(m.Oss).where(*ctx.scope.where(m.Oss, data=False), *others).values(status=files.DISABLED)
+    )
+    row.status = files.ENABLED
+    ctx.scope.stamp(row, creating=False)
+    try:
+        await ctx.session.flush()
+    except IntegrityError:  # another configuration of the tenant was enabled at the same moment
+        await ctx.session.rollback()
+        raise ServiceError(t("oss_enable_race")) from None
+    return (await ctx.resource.hooks.enrich(ctx, crud.serialise(ctx.resource, [row])))[0]
+
+
+@res.OSS.action(
+    "POST",
+    "test",
+    permission="edit",
+    query=OssIdQuery,
+    answer=bool,
+    summary="Test a configuration: can its bucket be reached with its keys? (400 says why not)",
+)
+async def test_oss(ctx: crud.Ctx, query: OssIdQuery) -> bool:
+    row = await crud.get_scoped(ctx, query.id)
+    assert isinstance(row, m.Oss)
+    try:
+        await files.S3Store(files.S3Config.of(row)).check()
+    except files.StoreError as exc:
+        raise ServiceError(t("oss_unreachable", field="endpoint", reason=str(exc))) from None
+    return True
+
+
+@res.ATTACH.action(
+    "POST",
+    UPLOAD,
+    permission=SIGNED_IN,
+    answer=UploadOut,
+    openapi=_UPLOAD_DOCUMENT,
+    summary="Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment",
+)
+async def upload_file(ctx: crud.Ctx, upload: UploadFile, request: Request) -> UploadOut:
+    settings = _settings(request)
+    data = await upload.read(settings.upload_max_bytes + 1)
+    kind = files.check_upload(settings, data, upload.filename or "")
+    config = await files.enabled_config(ctx)
+    store = files.store_of(settings, ctx.scope.tenant_id, config)
+    key = f"upload/{datetime.now(UTC):%Y%m%d}/{uuid.uuid4().hex}.{kind.extension}"
+    try:
+        await store.put(key, data, kind.content_type)
+    except files.StoreError as exc:
+        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
+    ident = next_id()
+    row = m.Attach(
+        id=ident,
+        link=f"{DOWNLOAD}?id={ident}",
+        domain=store.domain,
+        name=key,
+        original_name=files.display_name(upload.filename, kind),
+        extension=kind.extension,
+        attach_size=len(data),
+        content_type=kind.content_type,
+        oss_id=config.id if config is not None else None,
+    )
+    ctx.scope.stamp(row, creating=True)
+    ctx.session.add(row)
+    try:
+        await ctx.session.flush()
+    except Exception:
+        await store.delete(key)  # no row, no file
+        raise
+    return UploadOut(
+        link=row.link,
+        domain=row.domain,
+        name=row.name,
+        original_name=row.original_name,
+        attach_id=row.id,
+        extension=row.extension,
+        attach_size=row.attach_size,
+    )
+
+
+def _disposition(name: str) -> str:
+    """``attachment`` with the name in UTF-8 (RFC 6266 / 5987) and a plain ASCII fallback."""
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\;' else "_" for c in name) or "file"
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+@res.ATTACH.action(
+    "GET",
+    "download",
+    permission=SIGNED_IN,
+    kind="detail",
+    query=AttachIdQuery,
+    raw=True,
+    openapi=_DOWNLOAD_DOCUMENT,
+    summary="An attachment's file (its link): every signed-in user of the tenant, with a token",
+)
+async def download_attach(ctx: crud.Ctx, query: AttachIdQuery, request: Request) -> Response:
+    # The tenant's file, whoever uploaded it (``data=False``): its link is shared within the tenant.
+    stmt = ctx.scope.select(m.Attach, data=False).where(m.Attach.id == query.id)
+    row = (await ctx.session.execute(stmt)).scalars().first()
+    if row is None:
+        raise NotFound(t("not_found"))
+    try:
+        config = await files.config_of(ctx, row.oss_id)
+        data = await files.store_of(_settings(request), row.tenant_id, config).get(row.name)
+    except (files.MissingObject, ValueError):  # gone, or a stored key that is not one of ours (never followed)
+        raise ServiceError(t("file_missing")) from None
+    except files.StoreError as exc:
+        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
+    headers = {
+        "Content-Disposition": _disposition(row.original_name),
+        "Cache-Control": "private, no-store",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "sandbox",
+    }
+    return Response(content=data, media_type=row.content_type, headers=headers)

@@ -1,0 +1,408 @@
+"""Files: where a tenant's uploaded files are kept, what an upload may be, and the rules of object storage
+configurations and attachments.
+
+A tenant's files go to its enabled object storage configuration (``blade_oss`` with ``status`` 2: an S3-compatible
+service reached with boto3, path-style for minio and qiniu, virtual-hosted for aliyun and tencent), else to the local
+disk under ``var_dir``/files/<tenant>/. Both are a :class:`Store`. Keys are made here
+(``upload/<yyyymmdd>/<random>.<kind>``), never from what a client sends, and a local path is checked to stay under
+the tenant's folder (:func:`safe_key`, :meth:`LocalStore.path`).
+
+An upload is accepted by its content, not its name or declared type (:func:`sniff`): images (the site plan's check,
+``system.api.map_setting.image_type``, plus GIF), PDF, ZIP and the Office formats inside it, UTF-8 text; at most
+``upload_max_bytes``, of the kinds of ``upload_types`` (settings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import re
+import tempfile
+import zipfile
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from liftdesk.core import crud
+from liftdesk.core.config import Settings
+from liftdesk.core.envelope import ServiceError
+from liftdesk.core.i18n import t
+from liftdesk.core.registry import Hooks
+from liftdesk.system import models as m
+from liftdesk.system.schemas import SECRET_MASK
+
+log = logging.getLogger(__name__)
+
+#: ``status`` of the tenant's enabled configuration (BladeX), and of the others.
+ENABLED, DISABLED = 2, 1
+#: The domain of files on the local disk.
+LOCAL_DOMAIN = "local"
+#: Categories (dictionary ``oss``) whose services take path-style addresses (minio, qiniu); the others (aliyun OSS,
+#: tencent COS) only virtual-hosted ones.
+PATH_STYLE = frozenset({1, 2})
+
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)*$")
+_TENANT = re.compile(r"^[A-Za-z0-9_-]{1,12}$")
+
+
+class StoreError(Exception):
+    """The store refused or could not be reached; the message says why (for the user)."""
+
+
+class MissingObject(StoreError):
+    """No object at this key."""
+
+
+def safe_key(key: str) -> str:
+    """``key`` if it is a relative path of plain segments (letters, digits, ``_ . -``; none starting with a dot, so no
+    ``..``), else ValueError."""
+    if len(key) > 400 or not _KEY.match(key):
+        raise ValueError(f"unsafe key {key!r}")
+    return key
+
+
+class Store(Protocol):
+    domain: str
+
+    async def put(self, key: str, data: bytes, content_type: str) -> None: ...
+
+    async def get(self, key: str) -> bytes: ...
+
+    async def delete(self, key: str) -> None: ...
+
+    async def check(self) -> None:
+        """Can files be written there (the bucket exists and the keys open it)? Raises StoreError if not."""
+
+
+class LocalStore:
+    """The tenant's folder on the local disk (``<root>/<tenant>/``)."""
+
+    def __init__(self, root: Path, tenant: str) -> None:
+        if not _TENANT.match(tenant):
+            raise ValueError(f"unsafe tenant {tenant!r}")
+        self.base = (root / tenant).resolve()
+        self.domain = LOCAL_DOMAIN
+
+    def path(self, key: str) -> Path:
+        """The file of ``key``, which must stay under the tenant's folder (ValueError otherwise)."""
+        target = (self.base / safe_key(key)).resolve()
+        if not target.is_relative_to(self.base) or target == self.base:
+            raise ValueError(f"key {key!r} leaves the tenant's folder")
+        return target
+
+    def _write(self, target: Path, data: bytes) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".upload-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, target)  # whole or not at all
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    async def put(self, key: str, data: bytes, content_type: str) -> None:
+        target = self.path(key)
+        try:
+            await asyncio.to_thread(self._write, target, data)
+        except OSError as exc:
+            raise StoreError(exc.strerror or type(exc).__name__) from exc
+
+    async def get(self, key: str) -> bytes:
+        target = self.path(key)
+        try:
+            return await asyncio.to_thread(target.read_bytes)
+        except FileNotFoundError as exc:
+            raise MissingObject(key) from exc
+        except OSError as exc:
+            raise StoreError(exc.strerror or type(exc).__name__) from exc
+
+    async def delete(self, key: str) -> None:
+        await asyncio.to_thread(self.path(key).unlink, missing_ok=True)
+
+    async def check(self) -> None:
+        try:
+            await asyncio.to_thread(self.base.mkdir, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(exc.strerror or type(exc).__name__) from exc
+
+
+@dataclass(frozen=True)
+class S3Config:
+    endpoint: str
+    bucket: str
+    access_key: str
+    secret_key: str
+    region: str
+    path_style: bool
+
+    @classmethod
+    def of(cls, row: m.Oss) -> S3Config:
+        return cls(
+            endpoint=row.endpoint.rstrip("/"),
+            bucket=row.bucket_name,
+            access_key=row.access_key or "",
+            secret_key=row.secret_key or "",
+            region=row.region or "us-east-1",
+            path_style=row.category in PATH_STYLE,
+        )
+
+
+#: boto3 clients by configuration (making one takes tens of milliseconds; they are thread-safe).
+_CLIENTS: OrderedDict[S3Config, Any] = OrderedDict()
+_CLIENTS_MAX = 32
+
+
+def _client(config: S3Config) -> Any:
+    found = _CLIENTS.get(config)
+    if found is not None:
+        _CLIENTS.move_to_end(config)
+        return found
+    import boto3
+    from botocore.config import Config
+
+    client = boto3.session.Session().client(
+        "s3",
+        endpoint_url=config.endpoint,
+        aws_access_key_id=config.access_key,
+        aws_secret_access_key=config.secret_key,
+        region_name=config.region,
+        config=Config(
+            s3={"addressing_style": "path" if config.path_style else "virtual"},
+            signature_version="s3v4",
+            connect_timeout=5,
+            read_timeout=30,
+            retries={"max_attempts": 2},
+        ),
+    )
+    _CLIENTS[config] = client
+    while len(_CLIENTS) > _CLIENTS_MAX:
+        _CLIENTS.popitem(last=False)
+    return client
+
+
+def _reason(exc: Exception) -> str:
+    """A short reason from a boto3 error (its code and message), without the request's details."""
+    response = getattr(exc, "response", None)
+    if isinstance(response, dict):
+        error = response.get("Error") or {}
+        code, message = str(error.get("Code") or ""), str(error.get("Message") or "")
+        return f"{code} {message}".strip()[:200] or type(exc).__name__
+    return str(exc)[:200] or type(exc).__name__
+
+
+def _missing(exc: Exception) -> bool:
+    response = getattr(exc, "response", None)
+    if not isinstance(response, dict):
+        return False
+    code = str((response.get("Error") or {}).get("Code") or "")
+    return code in ("NoSuchKey", "404", "NotFound")
+
+
+class S3Store:
+    """A bucket of an S3-compatible service (minio, aliyun OSS, tencent COS, qiniu Kodo, AWS)."""
+
+    def __init__(self, config: S3Config) -> None:
+        self.config = config
+        self.domain = f"{config.endpoint}/{config.bucket}"
+
+    async def _call(self, name: str, **kw: Any) -> Any:
+        client = _client(self.config)
+        try:
+            return await asyncio.to_thread(getattr(client, name), Bucket=self.config.bucket, **kw)
+        except Exception as exc:  # botocore's errors: the service refused, or could not be reached
+            if _missing(exc):
+                raise MissingObject(kw.get("Key", "")) from exc
+            raise StoreError(_reason(exc)) from exc
+
+    async def put(self, key: str, data: bytes, content_type: str) -> None:
+        await self._call("put_object", Key=safe_key(key), Body=data, ContentType=content_type)
+
+    async def get(self, key: str) -> bytes:
+        answer = await self._call("get_object", Key=safe_key(key))
+        body = answer["Body"]
+        try:
+            data: bytes = await asyncio.to_thread(body.read)
+            return data
+        finally:
+            body.close()
+
+    async def delete(self, key: str) -> None:
+        await self._call("delete_object", Key=safe_key(key))
+
+    async def check(self) -> None:
+        await self._call("head_bucket")
+
+
+def files_root(settings: Settings) -> Path:
+    return settings.var_dir / "files"
+
+
+def store_of(settings: Settings, tenant: str, config: m.Oss | None) -> Store:
+    """The store of a configuration (None: the tenant's folder on the local disk)."""
+    if config is None:
+        return LocalStore(files_root(settings), tenant)
+    return S3Store(S3Config.of(config))
+
+
+async def enabled_config(ctx: crud.Ctx) -> m.Oss | None:
+    """The tenant's enabled configuration, if any (the tenant's, whoever wrote it: ``data=False``)."""
+    stmt = ctx.scope.select(m.Oss, data=False).where(m.Oss.status == ENABLED)
+    return (await ctx.session.execute(stmt)).scalars().first()
+
+
+async def config_of(ctx: crud.Ctx, oss_id: int | None) -> m.Oss | None:
+    """The configuration that holds a file (None: the local disk); MissingObject when it has been removed."""
+    if oss_id is None:
+        return None
+    stmt = ctx.scope.select(m.Oss, data=False).where(m.Oss.id == oss_id)
+    found = (await ctx.session.execute(stmt)).scalars().first()
+    if found is None:
+        raise MissingObject(str(oss_id))
+    return found
+
+
+# ---------------------------------------------------------------- what an upload may be
+
+
+@dataclass(frozen=True)
+class Kind:
+    extension: str
+    content_type: str
+
+
+_OOXML = {
+    "word/": Kind("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+    "xl/": Kind("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    "ppt/": Kind("pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+}
+_IMAGES = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+
+
+def _zip_kind(data: bytes) -> Kind:
+    """A ZIP archive, or the Office document it is (by its entries' names; nothing is extracted)."""
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return Kind("zip", "application/zip")
+    if "[Content_Types].xml" in names:
+        for prefix, kind in _OOXML.items():
+            if any(n.startswith(prefix) for n in names):
+                return kind
+    return Kind("zip", "application/zip")
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return not any(c in text for c in "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0e\x0f\x1a\x1b\x7f")
+
+
+def sniff(data: bytes, original_name: str) -> Kind | None:
+    """The kind of a file by its content (the name only tells CSV from other text). None: not a kind we know."""
+    from liftdesk.system.api.map_setting import image_type
+
+    image = image_type(data)
+    if image is not None:
+        return Kind(_IMAGES[image], image)
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return Kind("gif", "image/gif")
+    if data.startswith(b"%PDF-"):
+        return Kind("pdf", "application/pdf")
+    if data.startswith(b"PK\x03\x04"):
+        return _zip_kind(data)
+    if _is_text(data):
+        if original_name.lower().endswith(".csv"):
+            return Kind("csv", "text/csv; charset=utf-8")
+        return Kind("txt", "text/plain; charset=utf-8")
+    return None
+
+
+def accepted_kinds(settings: Settings) -> list[str]:
+    return [k.strip().lower() for k in settings.upload_types.split(",") if k.strip()]
+
+
+def check_upload(settings: Settings, data: bytes, original_name: str) -> Kind:
+    """The upload's kind, or a 400 naming the field ``file``: empty, too large, or not of an accepted kind."""
+    if not data:
+        raise ServiceError(t("file_empty", field="file"))
+    limit = settings.upload_max_bytes
+    if len(data) > limit:
+        raise ServiceError(t("file_too_large", field="file", limit=f"{limit / (1024 * 1024):g}"))
+    kind = sniff(data, original_name)
+    accepted = accepted_kinds(settings)
+    if kind is None or kind.extension not in accepted:
+        raise ServiceError(t("file_type", field="file", types=", ".join(accepted)))
+    return kind
+
+
+def display_name(name: str | None, kind: Kind) -> str:
+    """The uploaded file's name as shown: its last path segment, without control characters, at most 255
+    characters; the kind's extension when it had none."""
+    base = re.split(r"[\\/]", name or "")[-1]
+    base = re.sub(r"[\x00-\x1f\x7f]", "", base).strip()
+    if not base or base in (".", ".."):
+        base = f"file.{kind.extension}"
+    return base[-255:]
+
+
+# ---------------------------------------------------------------- rules of the resources
+
+
+class OssHooks(Hooks):
+    """Secrets are read back masked and kept when sent back masked; a configuration is enabled by ``enable`` only."""
+
+    async def before_save(self, ctx: crud.Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if data.get("secret_key") == SECRET_MASK:
+            if creating:
+                raise ServiceError(t("field_invalid", field="secretKey"))
+            await ctx.session.refresh(obj, ["secret_key"])  # sent back as read: the stored secret stays
+        if creating:
+            obj.status = DISABLED
+
+    async def enrich(self, ctx: crud.Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for row in rows:
+            if row.get("secret_key"):
+                row["secret_key"] = SECRET_MASK
+        return rows
+
+
+class AttachHooks(Hooks):
+    """Attachments are made by uploading (``file/upload``); removing one removes its stored file after the commit."""
+
+    async def before_save(self, ctx: crud.Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        if creating:
+            raise ServiceError(t("attach_by_upload", field="id"))
+
+    async def before_remove(self, ctx: crud.Ctx, rows: Sequence[Any]) -> None:
+        tenant = ctx.scope.tenant_id
+        doomed: list[tuple[S3Store | None, str]] = []  # (None: the local disk, key)
+        configs: dict[int, m.Oss | None] = {}
+        for row in rows:
+            if row.oss_id is None:
+                doomed.append((None, row.name))
+                continue
+            if row.oss_id not in configs:
+                try:
+                    configs[row.oss_id] = await config_of(ctx, row.oss_id)
+                except MissingObject:
+                    configs[row.oss_id] = None  # its configuration was removed: nothing to reach
+            config = configs[row.oss_id]
+            if config is not None:
+                doomed.append((S3Store(S3Config.of(config)), row.name))
+
+        async def delete_files(state: Any) -> None:
+            local = LocalStore(files_root(state.settings), tenant)
+            for store, key in doomed:
+                try:
+                    await (store or local).delete(key)
+                except (StoreError, ValueError, OSError) as exc:  # the row is gone; the file stays behind
+                    log.warning("attachment file %s not deleted: %s", key, exc)
+
+        ctx.after_commit.append(delete_files)
