@@ -1,13 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as echarts from 'echarts/core';
-import { BarChart, LineChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { AriaComponent, CalendarComponent, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartOption } from './option';
 
 // Only what the app's charts use (see option.ts): the rest of ECharts stays out of the bundle.
 echarts.use([BarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, AriaComponent, CanvasRenderer]);
+// a vehicle's work-time heat map, run condition and efficiency calendar (pages/vehicle)
+echarts.use([HeatmapChart, VisualMapComponent, CalendarComponent]);
 
 export interface EChartProps {
   /** The whole chart (memoise it: a new object redraws). */

@@ -1,10 +1,12 @@
 import type { ComposeOption } from 'echarts/core';
-import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type { BarSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type {
   AriaComponentOption,
+  CalendarComponentOption,
   GridComponentOption,
   LegendComponentOption,
   TooltipComponentOption,
+  VisualMapComponentOption,
 } from 'echarts/components';
 
 /**
@@ -13,5 +15,14 @@ import type {
  * file loads no ECharts code.
  */
 export type EChartOption = ComposeOption<
-  BarSeriesOption | LineSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption | AriaComponentOption
+  | BarSeriesOption
+  | LineSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | LegendComponentOption
+  | AriaComponentOption
+  // a vehicle's heat maps and efficiency calendar (pages/vehicle)
+  | HeatmapSeriesOption
+  | VisualMapComponentOption
+  | CalendarComponentOption
 >;
