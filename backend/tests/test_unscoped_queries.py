@@ -25,9 +25,18 @@ SCOPE_METHODS = frozenset({"select", "apply", "where"})
 
 LINKS = "link rows (no tenant column) of rows the caller read through the scope"
 ALLOWED: dict[str, dict[str, str]] = {
-    "telemetry/api/live.py": {
-        "track": "positions of one vehicle read through the scope (_one); the partitioned position table has no "
+    "telemetry/api/track.py": {
+        "_samples": "positions of one vehicle read through the scope (_one); the partitioned position table has no "
         "TenantMixin and is filtered by the vehicle's tenant by hand",
+        "_events": "events of one vehicle read through the scope (_one), filtered by its tenant and id by hand",
+        "alarm_counts": "counts over _events (one vehicle read through the scope)",
+    },
+    "telemetry/api/status.py": {
+        "samples": "positions of one vehicle read through the scope (_one); the partitioned position table has no "
+        "TenantMixin and is filtered by the vehicle's tenant and id by hand",
+        "latest_extra": "the latest position of one vehicle read through the scope (_one), filtered by its tenant and "
+        "id by hand",
+        "_events": "events of one vehicle read through the scope (_one), filtered by its tenant and id by hand",
     },
     "fleet/service.py": {
         "VehicleHooks.before_save": "device numbers are unique across tenants: the check must see every tenant's "

@@ -44,6 +44,12 @@ class Settings(BaseSettings):
     redis_prefix: str = "liftdesk:"
     mqtt_url: str | None = None
     sql_echo: bool = False
+    # Uploaded files (``POST /api/blade-fics/file/upload``, system/files.py): the largest accepted (bytes) and the kinds
+    # accepted, recognised by their content (png, jpg, gif, webp, pdf, zip, docx, xlsx, pptx, txt, csv). Without an
+    # enabled object storage configuration a tenant's files are kept under ``var_dir``/files/<tenant>/. A multipart body
+    # is refused above 12 MB before it is read (``core.http.BODY_LIMITS``), whatever this says.
+    upload_max_bytes: int = 5 * 1024 * 1024
+    upload_types: str = "png,jpg,gif,webp,pdf,zip,docx,xlsx,pptx,txt,csv"
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

@@ -151,6 +151,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{field}: code {value} does not belong under region {parent}",
     ),
     "region_fixed": ("{field}: 区划编号及其上级不能修改", "{field}: a region's code and parent cannot change"),
+    # files: object storage, attachments, uploads (system/files.py, system/api/files.py)
+    "file_empty": ("{field} 是空文件", "{field} is an empty file"),
+    "file_too_large": ("{field} 不能超过 {limit} MB", "{field} must be at most {limit} MB"),
+    "file_type": (
+        "{field}: 不支持此类文件 (按内容识别), 允许: {types}",
+        "{field}: this kind of file is not accepted (recognised by its content); accepted: {types}",
+    ),
+    "file_missing": ("文件不存在或已删除", "The file does not exist or has been removed"),
+    "file_store_failed": ("文件存储失败: {reason}", "The file could not be stored: {reason}"),
+    "oss_unreachable": (
+        "{field}: 无法访问对象存储: {reason}",
+        "{field}: the object storage cannot be reached: {reason}",
+    ),
+    "oss_enable_race": (
+        "另一个配置同时被启用, 请重试",
+        "Another configuration was enabled at the same time; try again",
+    ),
+    "attach_by_upload": (
+        "{field}: 附件只能通过上传文件创建",
+        "{field}: attachments are created by uploading a file",
+    ),
+    # in-site messages and their receive settings (system/messages.py, system/api/messages.py)
+    "message_read_selected": (
+        "所选消息中包含已读消息,请重新选择: {value}",
+        "The selection includes messages already read; select again: {value}",
+    ),
+    "message_type_unknown": ("{field}: 消息类型 {value} 不存在", "{field}: message type {value} does not exist"),
+    "message_type_notice": (
+        "{field}: 通知公告发送给所有用户,无需设置",
+        "{field}: notices go to every user; they have no receive settings",
+    ),
+    "message_user_unknown": ("{field}: 用户不存在: {value}", "{field}: no such user: {value}"),
 }
 
 

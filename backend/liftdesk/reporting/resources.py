@@ -18,3 +18,22 @@ TAG = "intelligentReport"
 #: 智能报表 → 车辆效率报表: its menu code (reading) and its export button.
 EFFICIENCY_MENU = "report_efficiency"
 EFFICIENCY_EXPORT = f"{EFFICIENCY_MENU}_export"
+
+#: The fleet home page's calls (首页 ``/wel/index``): the spec's prefix and tag. The home page is no menu (every
+#: signed-in user lands on it), so reading it needs a valid token only; what it counts is still the caller's
+#: vehicles (tenant and data scope), as the vehicles' resource reads them.
+HOME_PREFIX = f"{FICS}/carHome"
+HOME_TAG = "carHome"
+
+#: 报警中心 (the alarm center, ``reporting/api/alarms.py`` and ``faults.py``): its menus (reading) and export buttons.
+#: The alarm lists sit under the spec's ``carInfo`` prefix; their exports, which the spec does not name, on ours.
+ALARM_MENU = "alarm_record"
+ALARM_EXPORT = f"{ALARM_MENU}_export"
+ABNORMAL_MENU = "alarm_abnormal"
+FAULT_MENU = "alarm_fault"
+FAULT_EXPORT = f"{FAULT_MENU}_export"
+ALARM_PREFIX = f"{FICS}/carInfo"
+ALARM_EXPORT_PREFIX = "/api/liftdesk/alarm"
+ABNORMAL_PREFIX = f"{FICS}/abnormal"
+FAULT_PREFIX = f"{FICS}/faultCode"
+ALARM_TAG = "alarm"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Float, Index, LargeBinary, String, Text
+from sqlalchemy import BigInteger, Float, Index, LargeBinary, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from liftdesk.core.db import (
@@ -309,3 +309,93 @@ class Region(TreeMixin, Base):
     village_name: Mapped[str | None] = mapped_column(String(64))
     region_level: Mapped[int] = mapped_column(default=1)
     remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class Oss(BaseEntity, TenantMixin, Base):
+    """BladeX's ``blade_oss``: one object storage configuration of a tenant (``category``: dictionary ``oss``, each an
+    S3-compatible service reached at ``endpoint``). ``status`` 2 is the tenant's enabled one (at most one: the
+    partial unique index), 1 the others; with none enabled, files go to the local disk (``system/files.py``)."""
+
+    __tablename__ = "blade_oss"
+    __table_args__ = (
+        Index(
+            "ux_blade_oss_enabled",
+            "tenant_id",
+            unique=True,
+            sqlite_where=text("status = 2 AND is_deleted = 0"),
+            postgresql_where=text("status = 2 AND is_deleted = 0"),
+        ),
+    )
+    category: Mapped[int] = mapped_column(default=1)
+    oss_code: Mapped[str] = mapped_column(String(32))
+    endpoint: Mapped[str] = mapped_column(String(255))
+    access_key: Mapped[str | None] = mapped_column(String(255))
+    secret_key: Mapped[str | None] = mapped_column(String(255))
+    bucket_name: Mapped[str] = mapped_column(String(255))
+    app_id: Mapped[str | None] = mapped_column(String(255))
+    region: Mapped[str | None] = mapped_column(String(255))
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class Attach(BaseEntity, TenantMixin, Base):
+    """BladeX's ``blade_attach``: one uploaded file. ``name`` is its key in the store that holds it (``oss_id``, or the
+    local disk when null); ``link`` the address it is read at (with a token of the tenant)."""
+
+    __tablename__ = "blade_attach"
+    link: Mapped[str] = mapped_column(String(1000))
+    domain: Mapped[str] = mapped_column(String(500), default="")
+    name: Mapped[str] = mapped_column(String(500))
+    original_name: Mapped[str] = mapped_column(String(255))
+    extension: Mapped[str] = mapped_column(String(12), default="")
+    attach_size: Mapped[int] = mapped_column(BigInteger, default=0)
+    content_type: Mapped[str] = mapped_column(String(100), default="application/octet-stream")
+    oss_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Notice(BaseEntity, TenantMixin, Base):
+    """BladeX's ``blade_notice``: a notice an administrator publishes to the tenant (system/messages.py): saving a
+    new one gives every user of the tenant an in-site message about it."""
+
+    __tablename__ = "blade_notice"
+    title: Mapped[str] = mapped_column(String(255))
+    category: Mapped[int] = mapped_column(default=1)
+    release_time: Mapped[datetime | None]
+    content: Mapped[str | None] = mapped_column(Text)
+
+
+class SiteMessage(IdMixin, TenantMixin, Base):
+    """One in-site message to one user (system/messages.py): a notice published, a vehicle's alarm. Read by its
+    recipient only."""
+
+    __tablename__ = "liftdesk_site_message"
+    __table_args__ = (Index("ix_liftdesk_site_message_user", "tenant_id", "user_id", "is_read"),)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    msg_type: Mapped[int] = mapped_column(default=1)  # key of the business dictionary ``message_type``
+    title: Mapped[str] = mapped_column(String(255))
+    content: Mapped[str | None] = mapped_column(Text)
+    user_num: Mapped[str | None] = mapped_column(String(64))  # the vehicle's plate or the driver it is about
+    business_id: Mapped[int | None] = mapped_column(BigInteger)  # the notice or the vehicle it is about
+    link: Mapped[str | None] = mapped_column(String(255))
+    is_read: Mapped[int] = mapped_column(default=0)
+    read_time: Mapped[datetime | None]
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MessageReceive(IdMixin, TenantMixin, AuditMixin, Base):
+    """How a tenant sends the messages of one type (system/messages.py): which ways (``send_type``, keys of the
+    dictionary ``message_send_type``: 1 in-site; empty: none). No row: the default (in-site)."""
+
+    __tablename__ = "liftdesk_msg_receive"
+    __table_args__ = (Index("ux_liftdesk_msg_receive_type", "tenant_id", "msg_type", unique=True),)
+    msg_type: Mapped[int] = mapped_column()
+    send_type: Mapped[str] = mapped_column(String(64), default="1")
+
+
+class MessageReceiveUser(IdMixin, TenantMixin, AuditMixin, Base):
+    """A user chosen to receive the messages of one type; a type without any goes to the tenant's
+    administrators."""
+
+    __tablename__ = "liftdesk_msg_receive_user"
+    __table_args__ = (Index("ux_liftdesk_msg_receive_user", "tenant_id", "msg_type", "user_id", unique=True),)
+    msg_type: Mapped[int] = mapped_column()
+    user_id: Mapped[int] = mapped_column(BigInteger)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from liftdesk.core.registry import CRUD_OPS, OPEN, REGISTRY, TREE_OPS, Resource
-from liftdesk.system import logs
+from liftdesk.system import files, logs
+from liftdesk.system import messages as msg
 from liftdesk.system import models as m
 from liftdesk.system import schemas as s
 from liftdesk.system import service as svc
@@ -316,5 +317,101 @@ REGION = REGISTRY.register(
         id_param="code",
         parent_param="parentCode",
         hooks=svc.RegionHooks(),
+    )
+)
+# Files (system/files.py): the tenant's object storage configurations (one enabled at a time, ``oss/enable``; secrets
+# read back masked) and its attachments, made by ``POST /api/blade-fics/file/upload`` and read with a token of the
+# tenant at their link (system/api/files.py). Changed by administrators; attachments also by whom their menu's
+# buttons are granted.
+RESOURCE = "/api/blade-resource"
+OSS = REGISTRY.register(
+    Resource(
+        name="oss",
+        model=m.Oss,
+        prefix=f"{RESOURCE}/oss",
+        schema_in=s.OssIn,
+        schema_out=s.OssOut,
+        code="oss",
+        label="oss_code",
+        unique=(("oss_code",),),
+        write_roles=ADMINS,
+        default_order=("-create_time",),
+        hooks=files.OssHooks(),
+        tag="files",
+    )
+)
+ATTACH = REGISTRY.register(
+    Resource(
+        name="attach",
+        model=m.Attach,
+        prefix=f"{RESOURCE}/attach",
+        schema_in=s.AttachIn,
+        schema_out=s.AttachOut,
+        code="attach",
+        label="original_name",
+        default_order=("-create_time",),
+        hooks=files.AttachHooks(),
+        tag="files",
+    )
+)
+
+# Notices and in-site messages (system/messages.py). Notices: the desk's CRUD (menu 通知公告 and its buttons); a new
+# one is published to every user of the tenant. Site messages: every signed-in user reads, marks and deletes their
+# own (the hooks add ``user_id = caller`` to every query), so their calls need a token and nothing more. Receive
+# settings (menu 消息接收设置): per message type, how it is sent and who receives it; actions only.
+FICS = "/api/blade-fics/fics"
+NOTICE = REGISTRY.register(
+    Resource(
+        name="notice",
+        model=m.Notice,
+        prefix="/api/blade-desk/notice",
+        schema_in=s.NoticeIn,
+        schema_out=s.NoticeOut,
+        code="notice",
+        label="title",
+        default_order=("-release_time", "-create_time"),
+        hooks=msg.NoticeHooks(),
+    )
+)
+SITE_MSG = REGISTRY.register(
+    Resource(
+        name="site_msg",
+        model=m.SiteMessage,
+        prefix=f"{FICS}/siteMsg",
+        schema_in=s.SiteMessageOut,
+        schema_out=s.SiteMessageOut,
+        code="message",
+        view_menus=OPEN,  # everyone's own messages (the hooks' filter): the bell of every user
+        label="title",
+        ops={"page": "page"},
+        default_order=("-create_time",),
+        hooks=msg.SiteMessageHooks(),
+        tag="message",
+    )
+)
+MSG_RECEIVE = REGISTRY.register(
+    Resource(
+        name="msg_receive",
+        model=m.MessageReceive,
+        prefix=f"{FICS}/siteMsgReceive",
+        schema_in=s.ReceiveSendTypeIn,
+        schema_out=s.ReceiveOut,
+        code="msg_receive",
+        label="msg_type",
+        ops={},
+        tag="message",
+    )
+)
+MSG_RECEIVE_USER = REGISTRY.register(
+    Resource(
+        name="msg_receive_user",
+        model=m.MessageReceiveUser,
+        prefix=f"{FICS}/siteMsgReceiveUser",
+        schema_in=s.ReceiveUserOut,
+        schema_out=s.ReceiveUserOut,
+        code="msg_receive",
+        label="user_id",
+        ops={},
+        tag="message",
     )
 )

@@ -15,6 +15,7 @@ from liftdesk.core.schemas import (
     Time,
     dictionary,
     documented,
+    ids_documented,
     out_schema,
     trimmed_pattern,
 )
@@ -440,3 +441,163 @@ RegionOut = out_schema(
     village_code=_RegionName,
     village_name=_RegionName,
 )
+
+
+# ---------------------------------------------------------------- object storage and attachments (system/files.py)
+
+#: What a stored secret reads as in lists and details (``core.audit``'s mask); sent back as read, the stored secret
+#: is kept.
+SECRET_MASK = "******"
+#: An S3 bucket name (3 to 63 lower-case letters, digits, dots and hyphens).
+BUCKET_PATTERN = r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"
+#: The address of an S3-compatible service: http(s), a host (and port), optionally a path; no credentials in it.
+ENDPOINT_PATTERN = r"^https?://[A-Za-z0-9.\[\]:-]+(?:/[^\s?#]*)?$"
+#: A name shown to people: no control characters (it ends up in a download's headers).
+PLAIN_NAME_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+
+
+class OssIn(Schema):
+    id: Id | None = None
+    category: Annotated[int, Field(ge=1, le=4), dictionary("oss")] = 1
+    oss_code: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+    endpoint: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=255,
+            pattern=ENDPOINT_PATTERN,
+            description="the S3-compatible service, http(s)://host[:port]",
+        ),
+    ]
+    access_key: Annotated[str | None, Field(default=None, max_length=255)] = None
+    secret_key: Annotated[
+        str | None,
+        Field(default=None, max_length=255, description="read back as ******; sent back as ******, it is kept"),
+    ] = None
+    bucket_name: Annotated[str, Field(min_length=3, max_length=63, pattern=BUCKET_PATTERN)]
+    app_id: Opt = None
+    region: Annotated[str | None, Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = None
+    remark: Opt = None
+
+
+OssOut = out_schema("OssOut", OssIn, m.Oss)
+
+
+class OssIdQuery(Schema):
+    id: Id
+
+
+class AttachIn(Schema):
+    """What may change of an attachment (``attach/submit``): its name as shown. Attachments are made by uploading."""
+
+    model_config = ConfigDict(json_schema_extra=documented(required=("id",)))
+
+    id: Id | None = None
+    original_name: Annotated[str, Field(min_length=1, max_length=255, pattern=PLAIN_NAME_PATTERN)]
+
+
+class AttachOutBase(Schema):
+    link: str
+    domain: str = ""
+    name: str
+    original_name: str
+    extension: str = ""
+    attach_size: int = 0
+    content_type: str = ""
+    oss_id: Id | None = None
+
+
+AttachOut = out_schema("AttachOut", AttachOutBase, m.Attach)
+
+
+class AttachIdQuery(Schema):
+    id: Id
+
+
+class UploadOut(Schema):
+    """An uploaded file (``file/upload``): where it is read (``link``, with a token of the tenant), its store's
+    domain, its key there, the name it was uploaded with and its attachment's id."""
+
+    link: str
+    domain: str
+    name: str
+    original_name: str
+    attach_id: Id
+    extension: str
+    attach_size: int
+
+
+# ---------------------------------------------------------------- notices and in-site messages (system/messages.py)
+
+
+class NoticeIn(Schema):
+    id: Id | None = None
+    title: Annotated[str, Field(min_length=1, max_length=255)]
+    category: Annotated[int, Field(ge=1, le=99), dictionary("notice")] = 1
+    release_time: Time | None = None
+    content: Annotated[str | None, Field(default=None, max_length=20_000)] = None
+
+
+NoticeOut = out_schema("NoticeOut", NoticeIn, m.Notice, category_name=(str | None, None))
+
+
+class SiteMessageOut(Schema):
+    """One in-site message of the caller's, with the spec's names of the message centre beside ours."""
+
+    id: Id
+    tenant_id: str | None = None
+    user_id: Id | None = None
+    msg_type: Annotated[int, dictionary("message_type", biz=True)]
+    msg_type_name: str | None = None
+    title: str
+    content: str | None = None
+    user_num: str | None = Field(default=None, description="the vehicle's plate or the driver it is about")
+    business_id: Id | None = Field(default=None, description="the notice or the vehicle it is about")
+    link: str | None = None
+    is_read: Annotated[int, Field(description="0 unread, 1 read")] = 0
+    read_time: Time | None = None
+    create_time: Time | None = None
+    handle_time: Time | None = Field(default=None, description="the spec's name of createTime")
+    message_type_name: str | None = Field(default=None, description="the spec's name of msgTypeName")
+    message_text: str | None = Field(default=None, description="the spec's name of content")
+    message_state: int | None = Field(default=None, description="the spec's name of isRead")
+
+
+MessageType = Annotated[int, Field(ge=1, le=99, description="a key of the business dictionary message_type")]
+#: The message types the receive settings are about: the alarms (2 to 8; 1, notices, go to every user).
+AlarmType = Annotated[int, Field(ge=2, le=8, description="an alarm type of the business dictionary message_type")]
+
+
+class ReceiveOut(Schema):
+    """How the messages of one type are sent and who receives them."""
+
+    msg_type: MessageType
+    msg_type_name: str
+    send_type: str = Field(description="keys of the business dictionary message_send_type (1 in-site); empty: off")
+    send_type_name: str = ""
+    is_default: bool = Field(description="no user chosen: the tenant's administrators receive them")
+    receiver_count: int
+    receivers: str = Field(description="the receivers' names, comma-separated (the first 20)")
+
+
+class ReceiveUserOut(Schema):
+    id: Id
+    msg_type: int
+    user_id: Id
+    account: str | None = None
+    real_name: str | None = None
+    create_time: Time | None = None
+
+
+class ReceiveSendTypeIn(Schema):
+    msg_type: AlarmType
+    send_type: Annotated[str, Field(max_length=64, pattern=r"^(?:1)?$", description="1: in-site; empty: off")] = ""
+
+
+class ReceiveTypeIn(Schema):
+    msg_type: AlarmType
+
+
+class ReceiveUsersIn(Schema):
+    msg_type: AlarmType
+    user_ids: Annotated[IdList, ids_documented(1000), Field(description="the users: 1,2 or [1, 2] (one at least)")]

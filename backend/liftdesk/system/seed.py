@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.security import ADMINISTRATOR_ROLE_ID, hash_password, md5_hex
 from liftdesk.system import models as m
+from liftdesk.system.messages import sync_message_dicts
 
 ROOT_DEPT = 1123598813738675201
 ADMINISTRATOR_ROLE = ADMINISTRATOR_ROLE_ID
@@ -75,7 +76,8 @@ PARAMS = [
     (
         "租户默认菜单集合",
         "tenant.default.menuCode",
-        "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api",
+        "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api,resource,desk,"
+        "alarm_center",
     ),
 ]
 
@@ -93,6 +95,8 @@ MENUS: list[MenuSpec] = [
             # the live map of the fleet (live feed); its buttons are the vehicle's (``vehicle_edit`` sends commands)
             ("car_monitor", "实时监控", "carMonitor", "/fleet/monitor", "iconfont icon-monitor", 1, []),
             ("vehicle", "车辆档案", "vehicle", "/fleet/vehicle", "iconfont icon-car", 2, []),
+            # a vehicle's track over up to 7 days played back, its stops, phases and alarms (telemetry/api/track.py)
+            ("car_track", "轨迹回放", "carTrack", "/fleet/track", "iconfont icon-history", 2, []),
             # every command sent to the terminals (read-only; its buttons: ``MENU_BUTTONS``)
             ("command_log", "指令记录", "commandLog", "/fleet/command", "iconfont icon-history", 3, []),
         ],
@@ -132,6 +136,20 @@ MENUS: list[MenuSpec] = [
         ],
     ),
     (
+        # the alarm center (reporting/api/alarms.py, faults.py): alarm lists, abnormal vehicles, fault codes; read only
+        "alarm_center",
+        "报警中心",
+        "alarmCenter",
+        "/alarm",
+        "iconfont icon-alert",
+        6,
+        [
+            ("alarm_record", "报警记录", "alarmRecord", "/alarm/record", "iconfont icon-alert", 1, []),
+            ("alarm_abnormal", "异常车辆", "alarmAbnormal", "/alarm/abnormal", "iconfont icon-warning", 2, []),
+            ("alarm_fault", "故障码", "alarmFault", "/alarm/fault", "iconfont icon-tool", 3, []),
+        ],
+    ),
+    (
         "operation",
         "运营设置",
         "operation",
@@ -143,6 +161,35 @@ MENUS: list[MenuSpec] = [
             ("fence", "电子围栏", "fence", "/operation/fence", "iconfont icon-border", 1, []),
             # the tenant's basemap and site plan (system/api/map_setting.py); every map of the tenant reads it
             ("map_setting", "地图设置", "mapSetting", "/operation/map", "iconfont icon-environment", 2, []),
+        ],
+    ),
+    (
+        "resource",
+        "资源管理",
+        "resource",
+        "/resource",
+        "iconfont icon-folder",
+        12,
+        [
+            # the tenant's object storage configurations (one enabled) and its uploaded files (system/files.py)
+            ("oss", "对象存储", "oss", "/resource/oss", "iconfont icon-cloud", 1, []),
+            ("attach", "附件管理", "attach", "/resource/attach", "iconfont icon-paper-clip", 2, []),
+        ],
+    ),
+    (
+        "desk",
+        "消息通知",
+        "desk",
+        "/desk",
+        "iconfont icon-notification",
+        2,
+        [
+            # the caller's own in-site messages (system/messages.py); the top bar's bell opens them too
+            ("message", "消息中心", "message", "/desk/message", "iconfont icon-message", 1, []),
+            # notices: publishing one sends every user of the tenant a message
+            ("notice", "通知公告", "notice", "/desk/notice", "iconfont icon-notification", 2, []),
+            # per alarm message type: sent in-site or not, and to whom (chosen users, else the administrators)
+            ("msg_receive", "消息接收设置", "msgReceive", "/desk/receive", "iconfont icon-setting", 3, []),
         ],
     ),
     (
@@ -196,8 +243,28 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     "log_usual": [("view", "查看", 2, 1)],
     "log_api": [("view", "查看", 2, 1)],
     "log_error": [("view", "查看", 2, 1)],
+    # a track is played back, never changed
+    "car_track": [("view", "查看", 2, 1)],
     # a report is read and exported, never changed
     "report_efficiency": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
+    # the alarm center is read (and its lists exported), never changed
+    "alarm_record": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
+    "alarm_abnormal": [("view", "查看", 2, 1)],
+    "alarm_fault": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
+    # everyone's own messages: read, marked and deleted by their recipient (no buttons needed, listed to be granted)
+    "message": [("view", "查看", 2, 1)],
+    # receive settings are changed, never added or deleted
+    "msg_receive": [("view", "查看", 2, 1), ("edit", "修改", 2, 2)],
+    # a configuration is enabled (the tenant's only enabled one) with a button of its own, as in BladeX
+    "oss": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("enable", "启用", 2, 5),
+    ],
+    # attachments are added by uploading a file
+    "attach": [("add", "上传", 1, 1), ("edit", "修改", 2, 2), ("view", "查看", 2, 3), ("delete", "删除", 3, 4)],
 }
 
 
@@ -206,7 +273,8 @@ async def seed(session: AsyncSession) -> bool:
     exists = await session.execute(select(m.Tenant.id).where(m.Tenant.tenant_id == "000000"))
     if exists.first() is not None:
         added = await sync_menus(session)
-        if await seed_regions(session) or added:
+        dicts = await sync_message_dicts(session)
+        if await seed_regions(session) or added or dicts:
             await session.commit()
         return False
     session.add(m.Tenant(tenant_id="000000", tenant_name="管理组", linkman="admin", account_number=-1))
@@ -334,6 +402,7 @@ async def seed(session: AsyncSession) -> bool:
         )
     await sync_menus(session)
     await seed_regions(session)
+    await sync_message_dicts(session)
     await session.commit()
     return True
 
@@ -341,9 +410,12 @@ async def seed(session: AsyncSession) -> bool:
 #: Menus (and their buttons) the tenant administrator role is granted when they are seeded.
 ADMIN_MENU_CODES = frozenset(
     {"user", "dept", "post", "dictbiz", "topmenu", "role", "authority", "system", "operation", "fence", "map_setting"}
-    | {"fleet", "car_monitor", "vehicle", "command_log"}
+    | {"fleet", "car_monitor", "car_track", "vehicle", "command_log"}
     | {"intelligent_report", "report_efficiency"}
+    | {"alarm_center", "alarm_record", "alarm_abnormal", "alarm_fault"}
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
+    | {"desk", "message", "notice", "msg_receive"}
+    | {"resource", "oss", "attach"}
 )
 
 #: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads

@@ -46,6 +46,17 @@ async def _real_time(api: Api, tenant: str) -> Call:
     return Call(params={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
 
 
+async def _of_vehicle(api: Api, tenant: str) -> Call:
+    """A call about one vehicle whose answer does not name it (its alarm counts, its alarms)."""
+    car = await vehicle(api, tenant)
+    return Call(params={"carId": car["id"]}, probe=vehicle_probe(car))
+
+
+async def _car_tree(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"carNo": car["carNo"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
 # --------------------------------------------------------------------------- commands (fleet/commands_api.py)
 # The vehicles' terminals are not connected: a command is queued (pending) and, with wait 0, answered at once.
 
@@ -214,6 +225,20 @@ VEHICLE_CASES: dict[str, ActionCase] = {
     key("GET", f"{FICS}/carStatus/getCnt"): ActionCase(_count),
     key("GET", f"{FICS}/positionTrailing/carRealTimeInfo"): ActionCase(_real_time),
     key("GET", f"{FICS}/positionTrailing/positionTrailing"): ActionCase(_real_time),
+    key("GET", f"{FICS}/positionTrailing/phaseData"): ActionCase(_real_time),
+    key("GET", f"{FICS}/positionTrailing/alarmStatics"): ActionCase(_of_vehicle),
+    key("GET", f"{FICS}/positionTrailing/alarmDetail"): ActionCase(_of_vehicle),
+    key("GET", f"{FICS}/positionTrailing/mechanismCarTree"): ActionCase(_car_tree),
+    key("GET", f"{FICS}/carStatus/getVehicleInfo"): ActionCase(_real_time),
+    key("GET", f"{FICS}/carStatus/getStageCnt"): ActionCase(_real_time),
+    key("GET", f"{FICS}/carStatus/getDiagnoseReport"): ActionCase(_real_time),
+    key("GET", f"{FICS}/carStatus/getRealTimeMeter"): ActionCase(_real_time),
+    key("GET", f"{FICS}/monitor/getTotalMileage"): ActionCase(_real_time),
+    key("GET", f"{FICS}/monitor/getWorkTimeThermal"): ActionCase(_real_time),
+    key("GET", f"{FICS}/monitor/getTemperature"): ActionCase(_real_time),
+    key("GET", f"{FICS}/monitor/getRunCondition"): ActionCase(_real_time),
+    key("GET", f"{FICS}/monitor/getWorkEfficiencyCalendar"): ActionCase(_real_time),
+    key("GET", f"{FICS}/monitor/getCarTeamWaterfall"): ActionCase(_real_time),
     **COMMAND_CASES,
     **FENCE_CASES,
     key("POST", "/api/liftdesk/ingest"): ActionCase(_ingest),

@@ -29,10 +29,100 @@ async def _export(api: Api, tenant: str) -> Call:
     return Call(params={"carNo": car["carNo"]}, marker=car["carNo"], probe=vehicle_probe(car))
 
 
+HOME = f"{FICS}/carHome"
+
+
+async def _home(api: Api, tenant: str) -> Call:
+    """A home page aggregate of the new vehicle's organisation: it names no vehicle (no marker)."""
+    car = await vehicle(api, tenant)
+    return Call(params={"deptId": car["mechanismId"]} if car.get("mechanismId") else {}, probe=vehicle_probe(car))
+
+
+async def _home_body(api: Api, tenant: str) -> Call:
+    call = await _home(api, tenant)
+    return Call(json=call.params, probe=call.probe)
+
+
+async def _offline_list(api: Api, tenant: str) -> Call:
+    """The new vehicle names a terminal that never connected: it is on the list of terminals offline."""
+    car = await vehicle(api, tenant)
+    return Call(json={"carNo": car["carNo"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _car_types(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(probe=vehicle_probe(car))
+
+
+ALARM = f"{FICS}/carInfo"
+ALARM_EXPORT = "/api/liftdesk/alarm"
+ABNORMAL = f"{FICS}/abnormal"
+FAULT = f"{FICS}/faultCode"
+
+
+async def _alarm_list(api: Api, tenant: str) -> Call:
+    """An alarm list (or the faults) filtered on the new vehicle: a vehicle of another tenant filters nothing of
+    the caller's (the real rows, the data scope and another tenant with alarms: tests/reporting/test_alarms.py)."""
+    car = await vehicle(api, tenant)
+    return Call(json={"carId": car["id"], "current": 1, "size": 10}, probe=vehicle_probe(car))
+
+
+async def _alarm_query(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"carNo": car["carNo"]}, probe=vehicle_probe(car))
+
+
+async def _abnormal_info(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"carId": car["id"]}, marker=car["carNo"], probe=vehicle_probe(car))
+
+
 CASES: dict[str, ActionCase] = {
     key("POST", f"{REPORT}/getCarWorkEfficiencyList"): ActionCase(_efficiency, data_scope=True),
     key("POST", f"{REPORT}/getCarFleetWorkTimeCount"): ActionCase(_fleet_days),
     key("GET", f"{REPORT}/exportCarWorkEfficiencyList"): ActionCase(_export),
+    # the fleet home page (its own data-scope and tenant cases with real numbers: tests/reporting/test_home.py)
+    key("POST", f"{HOME}/getTerminalOffListInfo"): ActionCase(_offline_list, data_scope=True),
+    key("POST", f"{HOME}/getFleetEquipmentOonLineTrends"): ActionCase(_home_body),
+    key("POST", f"{HOME}/getOfflineAnalysisFleetEquipment"): ActionCase(_home_body),
+    key("GET", f"{HOME}/getCarDictionariesList"): ActionCase(_car_types),
+    **{
+        key("GET", f"{HOME}/{name}"): ActionCase(_home)
+        for name in (
+            "getTerminalSelectInfo",
+            "getCarVehicleAssetClassification",
+            "getCarHomeOnlineStatic",
+            "getCarHomeCodeOnLineList",
+            "getCarHomeOpenSum",
+            "getCarHomeWarringStatic",
+            "getCarHomeBatteryWarringStatic",
+            "getCarHomeCarWarringStaticList",
+        )
+    },
+    # the alarm center (real rows, another tenant and the data scope: tests/reporting/test_alarms.py)
+    **{
+        key("POST", f"{ALARM}/{name}"): ActionCase(_alarm_list)
+        for name in (
+            "getCarAlarmInfoList",
+            "getCarCollisionList",
+            "getCarSpeedingList",
+            "getCarOverloadList",
+            "getCarWarningList",
+            "getCarFaultList",
+        )
+    },
+    **{
+        key("GET", f"{ALARM_EXPORT}/{name}/export"): ActionCase(_alarm_query)
+        for name in ("all", "collision", "speeding", "overload", "warning", "fault")
+    },
+    key("GET", f"{ABNORMAL}/getCarAbnormalTree"): ActionCase(_alarm_query),
+    key("GET", f"{ABNORMAL}/getCarAbnormalPage"): ActionCase(_alarm_query),
+    key("GET", f"{ABNORMAL}/getCarAbnormalInfo"): ActionCase(_abnormal_info),
+    key("GET", f"{ABNORMAL}/getIsFirstOpenCarAbnormalInfo"): ActionCase(_alarm_query),
+    **{
+        key("GET", f"{FAULT}/{name}"): ActionCase(_alarm_query)
+        for name in ("tree", "faultCarPage", "faultTypePage", "export")
+    },
 }
 
 EXEMPTIONS: dict[str, str] = {}

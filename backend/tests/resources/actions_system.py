@@ -479,3 +479,153 @@ CASES.update(
         key("GET", f"{USER}/import-user-progress"): ActionCase(_user_import_progress),
     }
 )
+
+
+# ---------------------------------------------------------------- in-site messages and receive settings
+
+FICS_MSG = "/api/blade-fics/fics"
+
+
+async def _own_message(api: Api, tenant: str, unread: bool = True) -> dict[str, Any]:
+    """A notice published in ``tenant``: its administrator's message about it."""
+    title = api.unique("Notice ")
+    notice = await api.post("/api/blade-desk/notice/submit", json={"title": title, "category": 1}, tenant=tenant)
+    assert notice["code"] == 200, notice
+    found = await api.get(f"{FICS_MSG}/message/messageList", params={"isRead": 0, "size": 100}, tenant=tenant)
+    (message,) = [m for m in found["data"]["records"] if m["title"] == title]
+    return dict(message)
+
+
+def _message_probe(message: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    return ("GET", f"{FICS_MSG}/siteMsg/page", {"id_equal": message["id"]})
+
+
+async def _message_list(api: Api, tenant: str) -> Call:
+    message = await _own_message(api, tenant)
+    return Call(params={"isRead": 0, "msgType": 1}, marker=message["id"])
+
+
+async def _message_info(api: Api, tenant: str) -> Call:
+    message = await _own_message(api, tenant)
+    return Call(ident=message["id"], marker=message["id"], probe=_message_probe(message))
+
+
+async def _message_ids(api: Api, tenant: str) -> Call:
+    message = await _own_message(api, tenant)
+    return Call(params={"ids": message["id"]}, probe=_message_probe(message))
+
+
+async def _all_read(api: Api, tenant: str) -> Call:
+    return Call(probe=_message_probe(await _own_message(api, tenant)))
+
+
+def _receivers_probe(msg_type: int) -> tuple[str, str, dict[str, Any]]:
+    return ("GET", f"{FICS_MSG}/siteMsgReceiveUser/page", {"msgType": msg_type})
+
+
+async def _chosen(api: Api, tenant: str, msg_type: int) -> dict[str, Any]:
+    """A new user of ``tenant`` chosen to receive ``msg_type``; its row of the receivers' page."""
+    user = await _user(api, tenant)
+    path = f"{FICS_MSG}/siteMsgReceiveUser"
+    r = await api.post(f"{path}/selectUserSub", json={"msgType": msg_type, "userIds": [user["id"]]}, tenant=tenant)
+    assert r["code"] == 200, r
+    rows = (await api.get(f"{path}/page", params={"msgType": msg_type, "size": 1000}, tenant=tenant))["data"]
+    (row,) = [c for c in rows["records"] if c["userId"] == user["id"]]
+    return dict(row)
+
+
+async def _send_type(api: Api, tenant: str) -> Call:
+    return Call(json={"msgType": 8, "sendType": "1"}, probe=("GET", f"{FICS_MSG}/siteMsgReceive/page", {"msgType": 8}))
+
+
+async def _restore(api: Api, tenant: str) -> Call:
+    await _chosen(api, tenant, 8)
+    return Call(json={"msgType": 8}, probe=_receivers_probe(8))
+
+
+async def _remove_receiver(api: Api, tenant: str) -> Call:
+    row = await _chosen(api, tenant, 7)
+    return Call(json={"msgType": 7, "userIds": [row["userId"]]}, probe=_receivers_probe(7))
+
+
+async def _receivers(api: Api, tenant: str) -> Call:
+    row = await _chosen(api, tenant, 6)
+    return Call(params={"msgType": 6, "size": 1000}, marker=row["account"])
+
+
+async def _pickable(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(params={"msgType": 6, "account": user["account"]}, marker=user["account"])
+
+
+async def _choose(api: Api, tenant: str) -> Call:
+    user = await _user(api, tenant)
+    return Call(json={"msgType": 5, "userIds": [user["id"]]}, probe=_receivers_probe(5))
+
+
+async def _drop_choice(api: Api, tenant: str) -> Call:
+    row = await _chosen(api, tenant, 5)
+    return Call(params={"ids": row["id"]}, probe=_receivers_probe(5))
+
+
+CASES.update(
+    {
+        key("GET", f"{FICS_MSG}/message/getNotReadCount"): ActionCase(_nothing),
+        key("GET", f"{FICS_MSG}/message/messageList"): ActionCase(_message_list),
+        key("GET", f"{FICS_MSG}/message/messageInfo/{{id}}"): ActionCase(_message_info),
+        key("POST", f"{FICS_MSG}/siteMsg/markRead"): ActionCase(_message_ids),
+        key("POST", f"{FICS_MSG}/siteMsg/del"): ActionCase(_message_ids),
+        key("POST", f"{FICS_MSG}/siteMsg/allRead"): ActionCase(_all_read),
+        key("GET", f"{FICS_MSG}/siteMsgReceive/page"): ActionCase(_nothing),
+        key("POST", f"{FICS_MSG}/siteMsgReceive/checkSendType"): ActionCase(_send_type),
+        key("POST", f"{FICS_MSG}/siteMsgReceive/restoreDefault"): ActionCase(_restore),
+        key("POST", f"{FICS_MSG}/siteMsgReceive/removeReceiveUser"): ActionCase(_remove_receiver),
+        key("GET", f"{FICS_MSG}/siteMsgReceiveUser/page"): ActionCase(_receivers),
+        key("GET", f"{FICS_MSG}/siteMsgReceiveUser/selectUserList"): ActionCase(_pickable),
+        key("POST", f"{FICS_MSG}/siteMsgReceiveUser/selectUserSub"): ActionCase(_choose),
+        key("POST", f"{FICS_MSG}/siteMsgReceiveUser/del"): ActionCase(_drop_choice),
+    }
+)
+
+
+# ---------------------------------------------------------------- files (system/api/files.py)
+
+OSS = "/api/blade-resource/oss"
+
+
+async def _none_enabled(api: Api, tenant: str) -> None:
+    """No configuration of the tenant enabled: its uploads go to the local disk (an earlier case may have enabled
+    one pointing nowhere)."""
+    from sqlalchemy import update
+
+    from liftdesk.system.models import Oss
+
+    async with api.db.sessionmaker() as s:
+        await s.execute(update(Oss).where(Oss.tenant_id == tenant).values(status=1))
+        await s.commit()
+
+
+async def _oss_enable(api: Api, tenant: str) -> Call:
+    row = (await api.post(f"{OSS}/submit", json=await RESOURCE_CASES["oss"].create(api, tenant), tenant=tenant))["data"]
+    return Call(params={"id": row["id"]}, marker=row["ossCode"], probe=("GET", f"{OSS}/detail", {"id": row["id"]}))
+
+
+async def _file_upload(api: Api, tenant: str) -> Call:
+    await _none_enabled(api, tenant)
+    return Call(files={"file": ("plan.png", _plan_png(), "image/png")}, probe=("GET", f"{OSS}/list", {}))
+
+
+CASES.update(
+    {
+        key("POST", f"{OSS}/enable"): ActionCase(_oss_enable),
+        key("POST", "/api/blade-fics/file/upload"): ActionCase(_file_upload),
+    }
+)
+EXEMPTIONS[key("POST", f"{OSS}/test")] = (
+    "needs an S3 server to succeed: tests/system/test_files.py runs it against moto's, and proves another tenant's "
+    "configuration is not found"
+)
+EXEMPTIONS[key("GET", "/api/blade-resource/attach/download")] = (
+    "answers the file's bytes (no envelope, which the suite's calls read); tests/system/test_files.py proves that it "
+    "needs a token, that another tenant gets no file of this one's and that the owner gets theirs"
+)

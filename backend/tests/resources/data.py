@@ -158,6 +158,23 @@ async def _region(api: Api, tenant: str) -> dict[str, Any]:
     raise AssertionError("no free town code under 440305")
 
 
+async def _notice(api: Api, tenant: str) -> dict[str, Any]:
+    return {"title": api.unique("Notice "), "category": 6, "content": "generic", "releaseTime": "2026-03-25 09:00:00"}
+
+
+async def _oss(api: Api, tenant: str) -> dict[str, Any]:
+    return {
+        "category": 1,
+        "ossCode": api.unique("oss"),
+        "endpoint": "http://127.0.0.1:9000",
+        "accessKey": "ak",
+        "secretKey": "sk-secret",
+        "bucketName": "generic-bucket",
+        "region": "us-east-1",
+        "remark": "generic",
+    }
+
+
 CASES: dict[str, Case] = {
     "vehicle": Case(_vehicle, ("carStatus", 2), "carNo"),
     "fence": Case(_fence, ("alarmMode", 1), "name"),
@@ -176,6 +193,8 @@ CASES: dict[str, Case] = {
     "api_scope": Case(_api_scope, ("scopeName", "changed"), "resourceCode", tenant_scoped=False),
     "datasource": Case(_datasource, ("url", "jdbc:postgresql://127.0.0.1:5432/y"), "name", tenant_scoped=False),
     "region": Case(_region, ("remark", "changed"), "name", tenant_scoped=False),
+    "oss": Case(_oss, ("remark", "changed"), "ossCode"),
+    "notice": Case(_notice, ("content", "changed"), "title"),
 }
 
 # Resources exempt from the generic suite, each with the reason.
@@ -193,6 +212,23 @@ EXEMPTIONS: dict[str, str] = {
         )
         for name in ("log_usual", "log_api", "log_error")
     },
+    "site_msg": (
+        "read-only and the caller's own: messages are written by notices and alarms, read, marked and deleted by "
+        "their recipient through its actions; the page, filters, another user's and another tenant's ids, 401 are in "
+        "tests/system/test_messages.py and test_actions.py"
+    ),
+    **{
+        name: (
+            "receive settings are served by their actions only (no generated operations): page, checkSendType, "
+            "restoreDefault, the receivers' page, picker, choice and removal, with 401, 403 and tenant isolation, are "
+            "in tests/system/test_messages.py and test_actions.py"
+        )
+        for name in ("msg_receive", "msg_receive_user")
+    },
+    "attach": (
+        "made by uploading a file (POST /api/blade-fics/file/upload), never by submit; list, detail, rename, remove "
+        "(with its stored file), paging, 401, 403 and tenant isolation are in tests/system/test_files.py"
+    ),
     "map_setting": (
         "one row per tenant, served by its actions only (no generated operations): read, save, upload, remove and "
         "the image, with 401, 403 and tenant isolation, are in tests/system/test_map_setting.py and test_actions.py"

@@ -102,6 +102,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-desk/notice/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** notice: one row by id */
+        get: operations["notice-notice_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-desk/notice/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** notice: paged list with filters */
+        get: operations["notice-notice_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-desk/notice/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** notice: delete by ids=1,2 */
+        post: operations["notice-notice_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-desk/notice/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** notice: create (no id) or update (with id) */
+        post: operations["notice-notice_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-develop/datasource/detail": {
         parameters: {
             query?: never;
@@ -164,6 +232,326 @@ export interface paths {
         put?: never;
         /** datasource: create (no id) or update (with id) */
         post: operations["datasource-datasource_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/abnormal/getCarAbnormalInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's abnormal conditions (each with since when), its active fault codes and its alarms in progress (none: the vehicle is normal)
+         * @description Permission: the button alarm_abnormal. Kind: read.
+         */
+        get: operations["alarm-vehicle_abnormal_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/abnormal/getCarAbnormalPage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vehicles abnormal now (offline for days, never reported, terminal clock fault, a battery alarm open, fault codes active), longest first; paged. mechanismId: that organisation and those under it; carNo: contains; reason: one condition. Opening the first page without filters marks the list seen (getIsFirstOpenCarAbnormalInfo)
+         * @description Permission: the button alarm_abnormal. Kind: read.
+         */
+        get: operations["alarm-vehicle_abnormal_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/abnormal/getCarAbnormalTree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organisations holding abnormal vehicles (in them or under them) and how many; reason: one condition
+         * @description Permission: the button alarm_abnormal. Kind: aggregate.
+         */
+        get: operations["alarm-vehicle_abnormal_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/abnormal/getIsFirstOpenCarAbnormalInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the abnormal vehicles (which, and their conditions) changed since the caller last opened their list, and how many there are now (a caller who never opened it: true when there are any)
+         * @description Permission: the button alarm_abnormal. Kind: aggregate.
+         */
+        get: operations["alarm-vehicle_abnormal_first_open"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarDictionariesList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vehicle type dictionary (car_type), in its order: the home page's labels. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["carHome-vehicle_home_car_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarHomeBatteryWarringStatic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Battery warnings over the range by kind (low and high voltage, over current, over temperature, liquid level), those in progress, and the vehicles whose state of charge is low now. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_battery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarHomeCarWarringStaticList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest alarms of the range, newest first (at most size, 50). deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["carHome-vehicle_home_recent_alarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarHomeCodeOnLineList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles per organisation (their own), online and powered on, most first. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_by_organisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarHomeOnlineStatic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fleet now: vehicles, online, powered on (by state), in alarm, terminals offline. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarHomeOpenSum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Boot (ACC on) and work hours, distance and utilisation (work / boot) over the range. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_open_sum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarHomeWarringStatic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicle alarms over the range by type (collision, speeding, overload, fence, fault, battery, other), the vehicles that had one and the vehicles in alarm now. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_alarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getCarVehicleAssetClassification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles per type (names of the car_type dictionary), online and powered on, most first. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_by_type"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getFleetEquipmentOonLineTrends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles online per hour (a one-day range; default today, up to the current hour) or per day (a longer range; with the vehicles powered on each day). Online in an hour or a day: the terminal sent a position in it. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        post: operations["carHome-vehicle_home_online_trend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getOfflineAnalysisFleetEquipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Terminals not connected, by how long they have been silent (never, under a day, 1-7 days, 7 days or more: a device anomaly). deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        post: operations["carHome-vehicle_home_offline_analysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getTerminalOffListInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles whose terminal is offline, with the time it was last heard from: silent longest first, never heard from last; paged. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        post: operations["carHome-vehicle_home_offline_terminals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carHome/getTerminalSelectInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The terminals of the vehicles: connected, not, never heard from, by protocol. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["carHome-vehicle_home_terminals"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -284,6 +672,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarAlarmInfoList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every alarm of the vehicles (any kind; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
+         * @description Permission: the button alarm_record. Kind: aggregate.
+         */
+        post: operations["alarm-vehicle_alarm_all_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarCollisionList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collision alarms: level (1-5), threshold and actual peak (g), direction, driver (level: one level); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
+         * @description Permission: the button alarm_record. Kind: aggregate.
+         */
+        post: operations["alarm-vehicle_alarm_collision_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarElectronicsSet": {
         parameters: {
             query?: never;
@@ -298,6 +726,26 @@ export interface paths {
         get: operations["fence-fence_fences_of_car"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarFaultList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fault alarms: each fault code a report carried that the previous one did not (code: contains); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
+         * @description Permission: the button alarm_record. Kind: aggregate.
+         */
+        post: operations["alarm-vehicle_alarm_fault_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -355,6 +803,66 @@ export interface paths {
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
          */
         post: operations["carInfo-vehicle_last_gps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarOverloadList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Overload alarms: the threshold and the actual (highest) load, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
+         * @description Permission: the button alarm_record. Kind: aggregate.
+         */
+        post: operations["alarm-vehicle_alarm_overload_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarSpeedingList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speeding alarms: the limit, the speed when it began, the top speed, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
+         * @description Permission: the button alarm_record. Kind: aggregate.
+         */
+        post: operations["alarm-vehicle_alarm_speeding_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarWarningList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Other alarms and operation warnings: every kind but collision, speeding, overload and fault (fences, battery, long offline, the terminal's own alarms; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
+         * @description Permission: the button alarm_record. Kind: aggregate.
+         */
+        post: operations["alarm-vehicle_alarm_warning_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -720,6 +1228,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carStatus/getDiagnoseReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Remote diagnosis of one vehicle: its active fault codes and alarms in progress now, and its faults and alarms over a range of local days (at most 7), by kind and one by one
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        get: operations["carStatus-vehicle_diagnose"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carStatus/getRealTimeMeter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's instrument now: speed, load, state of charge or fuel, lock level, state
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carStatus-vehicle_real_time_meter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carStatus/getStageCnt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's run history per local day (at most 7): hours on, working, moving, loaded, lifting and idle, distance, alarms, and the energy used and added (battery % points or fuel litres)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["carStatus-vehicle_stage_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carStatus/getVehicleInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's file and its terminal (protocol, versions, online, last heard)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carStatus-vehicle_vehicle_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/common/getIpOffset": {
         parameters: {
             query?: never;
@@ -732,6 +1320,86 @@ export interface paths {
          * @description Permission: every signed-in user. Kind: read.
          */
         get: operations["common-tenant_ip_offset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/faultCode/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The faults as .xlsx with the same filters: by vehicle (by=car) or by code (by=type)
+         * @description Permission: the button alarm_fault_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_fault_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/faultCode/faultCarPage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Faults by vehicle over the range: how many, the codes, the last, the codes active now; latest first, paged. mechanismId: that organisation and those under it; carNo, code: contain; faultType: the code's prefix; startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most 7 days
+         * @description Permission: the button alarm_fault. Kind: aggregate.
+         */
+        get: operations["alarm-vehicle_fault_car_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/faultCode/faultTypePage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Faults by code over the range: times reported, vehicles, the last, vehicles with it active now; most first, paged. mechanismId: that organisation and those under it; carNo, code: contain; faultType: the code's prefix; startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most 7 days
+         * @description Permission: the button alarm_fault. Kind: aggregate.
+         */
+        get: operations["alarm-vehicle_fault_type_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/faultCode/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fault types reported over the range and their codes, with how often. mechanismId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most 7 days
+         * @description Permission: the button alarm_fault. Kind: aggregate.
+         */
+        get: operations["alarm-vehicle_fault_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -794,6 +1462,126 @@ export interface paths {
          * @description Permission: the button report_efficiency. Kind: aggregate.
          */
         post: operations["intelligentReport-vehicle_car_work_efficiency_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getCarTeamWaterfall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's hours on over a range of local days (at most 7) broken down: empty travel, loaded, lifting only, idle (a waterfall); the data knows no shifts, so per day
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_team_waterfall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getRunCondition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's hours on over a period (at most 7 days) by band of speed and of load
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_run_condition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getTemperature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's battery temperatures over a period (beginTime/endTime, at most 7 days): the hottest and coolest probe per bucket of time (1 minute or longer, at most 1,000 buckets)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_temperature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getTotalMileage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's distance per local day (at most 7) and its odometer now
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_total_mileage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getWorkEfficiencyCalendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's utilisation (work / boot) on each day of a month (yyyy-MM): a calendar
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_efficiency_calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getWorkTimeThermal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's hours worked per hour of the day and local day (at most 7 days): a heat map
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_work_time_thermal"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -880,6 +1668,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/positionTrailing/alarmDetail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The alarms of one vehicle over a period (kind: of one kind), oldest first, where they were raised
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        get: operations["positionTrailing-vehicle_alarm_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/positionTrailing/alarmStatics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many alarms of each kind one vehicle raised over a period
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["positionTrailing-vehicle_alarm_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/positionTrailing/carRealTimeInfo": {
         parameters: {
             query?: never;
@@ -900,6 +1728,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/positionTrailing/mechanismCarTree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organisations with their vehicles under them (only branches that hold a vehicle)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["positionTrailing-vehicle_car_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/positionTrailing/phaseData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The phases of one vehicle over a period (off, idle, moving, loaded; none: no data), from its samples with the pipeline's classifier and the vehicle's thresholds, and the seconds in each
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        get: operations["positionTrailing-vehicle_phases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/positionTrailing/positionTrailing": {
         parameters: {
             query?: never;
@@ -908,12 +1776,329 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; default: the day before endTime, which defaults to now), oldest first
+         * Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; default: the day before endTime, which defaults to now), oldest first, simplified for the map's zoom and never more than maxPoints (≤ 2,000) points; with its stops
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
          */
         get: operations["positionTrailing-vehicle_track"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/message/getNotReadCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the caller's messages are unread (a number)
+         * @description Permission: every signed-in user. Kind: aggregate.
+         */
+        get: operations["message-site_msg_not_read_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/message/messageInfo/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's messages; opening it marks it read
+         * @description Permission: every signed-in user. Kind: detail.
+         */
+        get: operations["message-site_msg_message_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/message/messageList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's messages, newest first (msgType, isRead)
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["message-site_msg_message_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsg/allRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark every message of the caller's read
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["message-site_msg_all_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsg/del": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the selected messages (ids=1,2)
+         * @description Permission: every signed-in user. Kind: batch.
+         */
+        post: operations["message-site_msg_delete_messages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsg/markRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the selected messages read (ids=1,2; every one of them unread)
+         * @description Permission: every signed-in user. Kind: batch.
+         */
+        post: operations["message-site_msg_mark_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsg/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** site_msg: paged list with filters */
+        get: operations["message-site_msg_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceive/checkSendType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How the messages of one type are sent (sendType 1: in-site; empty: not sent)
+         * @description Permission: the button msg_receive_edit. Kind: action.
+         */
+        post: operations["message-msg_receive_check_send_type"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceive/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The alarm message types: how each is sent and who receives it
+         * @description Permission: one of the menus msg_receive. Kind: read.
+         */
+        get: operations["message-msg_receive_receive_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceive/removeReceiveUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Users no longer receive a message type (the last one gone: its administrators do again)
+         * @description Permission: the button msg_receive_edit. Kind: action.
+         */
+        post: operations["message-msg_receive_remove_receive_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceive/restoreDefault": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back to the default of a message type: in-site, to the tenant's administrators
+         * @description Permission: the button msg_receive_edit. Kind: action.
+         */
+        post: operations["message-msg_receive_restore_default"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceiveUser/del": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drop the selected choices of receivers (ids=1,2)
+         * @description Permission: the button msg_receive_edit. Kind: batch.
+         */
+        post: operations["message-msg_receive_user_delete_receive_users"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceiveUser/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users chosen to receive one message type
+         * @description Permission: one of the menus msg_receive. Kind: read.
+         */
+        get: operations["message-msg_receive_user_receive_user_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceiveUser/selectUserList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's users not yet chosen for a message type (account, realName: parts of them)
+         * @description Permission: one of the menus msg_receive. Kind: read.
+         */
+        get: operations["message-msg_receive_user_select_user_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/siteMsgReceiveUser/selectUserSub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose users to receive a message type (instead of the tenant's administrators)
+         * @description Permission: the button msg_receive_edit. Kind: action.
+         */
+        post: operations["message-msg_receive_user_select_user_sub"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/file/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["files-attach_upload_file"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1019,6 +2204,202 @@ export interface paths {
         get: operations["log-log_usual_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/attach/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** attach: one row by id */
+        get: operations["files-attach_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/attach/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attachment's file (its link): every signed-in user of the tenant, with a token
+         * @description Permission: every signed-in user. Kind: detail.
+         */
+        get: operations["files-attach_download_attach"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/attach/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** attach: paged list with filters */
+        get: operations["files-attach_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/attach/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** attach: delete by ids=1,2 */
+        post: operations["files-attach_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/attach/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** attach: create (no id) or update (with id) */
+        post: operations["files-attach_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/oss/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** oss: one row by id */
+        get: operations["files-oss_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/oss/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable one configuration: the tenant's files go there from now on (the others are disabled)
+         * @description Permission: the button oss_enable. Kind: action.
+         */
+        post: operations["files-oss_enable_oss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/oss/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** oss: paged list with filters */
+        get: operations["files-oss_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/oss/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** oss: delete by ids=1,2 */
+        post: operations["files-oss_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/oss/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** oss: create (no id) or update (with id) */
+        post: operations["files-oss_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/oss/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a configuration: can its bucket be reached with its keys? (400 says why not)
+         * @description Permission: the button oss_edit. Kind: action.
+         */
+        post: operations["files-oss_test_oss"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3157,6 +4538,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/alarm/all/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every alarm of the vehicles (any kind; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button alarm_record_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_export_alarm_all_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/collision/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Collision alarms: level (1-5), threshold and actual peak (g), direction, driver (level: one level); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button alarm_record_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_export_alarm_collision_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/fault/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fault alarms: each fault code a report carried that the previous one did not (code: contains); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button alarm_record_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_export_alarm_fault_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/overload/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Overload alarms: the threshold and the actual (highest) load, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button alarm_record_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_export_alarm_overload_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/speeding/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Speeding alarms: the limit, the speed when it began, the top speed, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button alarm_record_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_export_alarm_speeding_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/warning/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Other alarms and operation warnings: every kind but collision, speeding, overload and fault (fences, battery, long offline, the terminal's own alarms; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
+         * @description Permission: the button alarm_record_export. Kind: export.
+         */
+        get: operations["alarm-vehicle_export_alarm_warning_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/command/cancel": {
         parameters: {
             query?: never;
@@ -3458,6 +4959,445 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AbnormalCar */
+        AbnormalCar: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Devicenumber
+             * @default
+             */
+            deviceNumber: string;
+            /**
+             * Lastseen
+             * @description when the terminal was last heard from
+             */
+            lastSeen?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /**
+             * Reasonnames
+             * @description the reasons in the user's language, joined
+             */
+            reasonNames: string;
+            /** Reasons */
+            reasons: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault")[];
+            /**
+             * Since
+             * @description the earliest of the conditions
+             */
+            since?: string | null;
+        };
+        /** AbnormalInfo */
+        AbnormalInfo: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /** Conditions */
+            conditions: components["schemas"]["Condition"][];
+            /**
+             * Devicenumber
+             * @default
+             */
+            deviceNumber: string;
+            /**
+             * Faultcodes
+             * @description the fault codes of the latest report
+             */
+            faultCodes: string[];
+            /**
+             * Lastseen
+             * @description when the terminal was last heard from
+             */
+            lastSeen?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /**
+             * Openalarms
+             * @description every alarm of the vehicle in progress
+             */
+            openAlarms: components["schemas"]["OpenAlarm"][];
+            /**
+             * Reasonnames
+             * @description the reasons in the user's language, joined
+             */
+            reasonNames: string;
+            /** Reasons */
+            reasons: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault")[];
+            /**
+             * Since
+             * @description the earliest of the conditions
+             */
+            since?: string | null;
+        };
+        /**
+         * AbnormalNode
+         * @description An organisation of the caller's tenant holding abnormal vehicles (in it or under it).
+         */
+        AbnormalNode: {
+            /** Children */
+            children?: components["schemas"]["AbnormalNode"][];
+            /**
+             * Count
+             * @description abnormal vehicles of this organisation and those under it
+             */
+            count: number;
+            /** Id */
+            id: string;
+            /** Parentid */
+            parentId: string;
+            /** Title */
+            title: string;
+        };
+        /** AlarmCount */
+        AlarmCount: {
+            /** Count */
+            count: number;
+            /** Kind */
+            kind: string;
+        };
+        /** AlarmItem */
+        AlarmItem: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Detail */
+            detail?: {
+                [key: string]: unknown;
+            };
+            /** Drivername */
+            driverName?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Lat */
+            lat?: number | null;
+            /** Level */
+            level: number;
+            /** Limitvalue */
+            limitValue?: number | null;
+            /** Lon */
+            lon?: number | null;
+            /** Maxvalue */
+            maxValue?: number | null;
+            /** Value */
+            value?: number | null;
+        };
+        /** AlarmQueryPaged */
+        AlarmQueryPaged: {
+            /**
+             * Carid
+             * @description one vehicle
+             */
+            carId?: string | null;
+            /**
+             * Carno
+             * @description vehicle number contains
+             */
+            carNo?: string | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Drivername
+             * @description driver name contains
+             */
+            driverName?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 1000 are given)
+             * @default 10
+             */
+            size: number;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
+        /**
+         * AlarmRow
+         * @description One alarm (an event of the pipeline), newest first.
+         */
+        AlarmRow: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Code
+             * @description fault: the fault code
+             */
+            code?: string | null;
+            /**
+             * Devicenumber
+             * @default
+             */
+            deviceNumber: string;
+            /**
+             * Direction
+             * @description collision: impact direction in degrees
+             */
+            direction?: number | null;
+            /** Drivername */
+            driverName?: string | null;
+            /**
+             * Durations
+             * @description end - begin (open: now - begin), seconds
+             */
+            durationS: number;
+            /**
+             * Endtime
+             * @description null while in progress
+             */
+            endTime?: string | null;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /**
+             * Kindname
+             * @description the kind in the user's language
+             */
+            kindName: string;
+            /** Lat */
+            lat?: number | null;
+            /** Level */
+            level: number;
+            /**
+             * Limitvalue
+             * @description the threshold crossed
+             */
+            limitValue?: number | null;
+            /** Lon */
+            lon?: number | null;
+            /**
+             * Maxvalue
+             * @description the highest while it lasted (so far, when open)
+             */
+            maxValue?: number | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /**
+             * Modelnumber
+             * @default
+             */
+            modelNumber: string;
+            /**
+             * Open
+             * @description in progress: its duration counts until now
+             */
+            open: boolean;
+            /**
+             * Value
+             * @description the measure when it began (g, km/h, kg...)
+             */
+            value?: number | null;
+        };
+        /**
+         * AlarmSummary
+         * @description Vehicle alarms over the range (default today), by type, from the daily aggregates.
+         */
+        AlarmSummary: {
+            /** Battery */
+            battery: number;
+            /** Collision */
+            collision: number;
+            /**
+             * Endtime
+             * @example 2026-11-01
+             */
+            endTime: string;
+            /** Fault */
+            fault: number;
+            /**
+             * Fence
+             * @description in-fence, out-of-fence, crossing and speeding inside a fence
+             */
+            fence: number;
+            /**
+             * Inalarmnow
+             * @description vehicles with an alarm in progress now
+             */
+            inAlarmNow: number;
+            /**
+             * Other
+             * @description the terminal's own alarm bits (jt808_*) and other stored kinds
+             */
+            other: number;
+            /** Overload */
+            overload: number;
+            /** Speeding */
+            speeding: number;
+            /**
+             * Starttime
+             * @example 2026-11-01
+             */
+            startTime: string;
+            /** Total */
+            total: number;
+            /**
+             * Vehicleswithalarms
+             * @description vehicles with at least one alarm in the range
+             */
+            vehiclesWithAlarms: number;
+        };
+        /**
+         * AlarmTotals
+         * @description Over every alarm the filters select: how many, on how many vehicles, their durations summed.
+         */
+        AlarmTotals: {
+            /**
+             * Alarms
+             * @description alarms selected
+             */
+            alarms: number;
+            /**
+             * Durations
+             * @description their durations summed (open ones until now), seconds
+             */
+            durationS: number;
+            /**
+             * Vehicles
+             * @description vehicles with an alarm selected
+             */
+            vehicles: number;
+        };
+        /**
+         * AttachIn
+         * @description What may change of an attachment (``attach/submit``): its name as shown. Attachments are made by uploading.
+         */
+        AttachIn: {
+            /** Id */
+            id: string;
+            /** Originalname */
+            originalName: string;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        AttachInSubmit: components["schemas"]["AttachIn"] | components["schemas"]["AttachInUpdate"];
+        /** AttachInUpdate */
+        AttachInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Originalname */
+            originalName?: string;
+        };
+        /** AttachOut */
+        AttachOut: {
+            /**
+             * Attachsize
+             * @default 0
+             */
+            attachSize: number;
+            /**
+             * Contenttype
+             * @default
+             */
+            contentType: string;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /**
+             * Domain
+             * @default
+             */
+            domain: string;
+            /**
+             * Extension
+             * @default
+             */
+            extension: string;
+            /** Id */
+            id: string;
+            /** Link */
+            link: string;
+            /** Name */
+            name: string;
+            /** Originalname */
+            originalName: string;
+            /** Ossid */
+            ossId?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
         /** BatteryIn */
         BatteryIn: {
             /**
@@ -3491,8 +5431,62 @@ export interface components {
             /** Voltagev */
             voltageV: number;
         };
+        /**
+         * BatterySummary
+         * @description Battery warnings over the range (default today) and the state of charge now.
+         */
+        BatterySummary: {
+            /**
+             * Bykind
+             * @description every battery alarm kind, 0 included (the events)
+             */
+            byKind: components["schemas"]["KindCount"][];
+            /**
+             * Endtime
+             * @example 2026-11-01
+             */
+            endTime: string;
+            /**
+             * Lowsoc
+             * @description vehicles whose latest state of charge is under lowSocThreshold
+             */
+            lowSoc: number;
+            /**
+             * Lowsocthreshold
+             * @default 20
+             */
+            lowSocThreshold: number;
+            /**
+             * Opennow
+             * @description vehicles with a battery alarm in progress
+             */
+            openNow: number;
+            /**
+             * Starttime
+             * @example 2026-11-01
+             */
+            startTime: string;
+            /**
+             * Total
+             * @description battery alarms in the range (the daily aggregates)
+             */
+            total: number;
+            /**
+             * Withsoc
+             * @description vehicles whose state reports a state of charge
+             */
+            withSoc: number;
+        };
         /** Body_carInfo-vehicle_import_vehicle */
         "Body_carInfo-vehicle_import_vehicle": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
+        /** Body_files-attach_upload_file */
+        "Body_files-attach_upload_file": {
             /**
              * File
              * @description the file (multipart field 'file')
@@ -3514,6 +5508,91 @@ export interface components {
              * @description the file (multipart field 'file')
              */
             file: string;
+        };
+        /** Breakdown */
+        Breakdown: {
+            /** Boothours */
+            bootHours: number;
+            /**
+             * Emptymovehours
+             * @description moving without a load
+             */
+            emptyMoveHours: number;
+            /**
+             * Idlehours
+             * @description on, not working
+             */
+            idleHours: number;
+            /**
+             * Liftonlyhours
+             * @description lifting, neither moving nor loaded
+             */
+            liftOnlyHours: number;
+            /**
+             * Loadedhours
+             * @description carrying a load, standing or moving
+             */
+            loadedHours: number;
+        };
+        /** Calendar */
+        Calendar: {
+            /** Carid */
+            carId: string;
+            /** Days */
+            days: components["schemas"]["CalendarDay"][];
+            /** Month */
+            month: string;
+            /**
+             * Utilisation
+             * @description the month's work / boot, percent
+             */
+            utilisation: number;
+        };
+        /** CalendarDay */
+        CalendarDay: {
+            /** Boothours */
+            bootHours: number;
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /**
+             * Utilisation
+             * @description work / boot, percent
+             */
+            utilisation: number;
+            /** Workhours */
+            workHours: number;
+        };
+        /**
+         * CarDictItem
+         * @description A value of the vehicle type dictionary, in its order.
+         */
+        CarDictItem: {
+            /** Dictkey */
+            dictKey: string;
+            /** Dictvalue */
+            dictValue: string;
+        };
+        /** CarTreeNode */
+        CarTreeNode: {
+            /** Carid */
+            carId?: string | null;
+            /** Children */
+            children?: components["schemas"]["CarTreeNode"][];
+            /**
+             * Id
+             * @description dept-<id> or car-<id>
+             */
+            id: string;
+            /** Title */
+            title: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "dept" | "car";
         };
         /** CarsIn */
         CarsIn: {
@@ -3654,6 +5733,56 @@ export interface components {
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
+        /** CollisionQueryPaged */
+        CollisionQueryPaged: {
+            /**
+             * Carid
+             * @description one vehicle
+             */
+            carId?: string | null;
+            /**
+             * Carno
+             * @description vehicle number contains
+             */
+            carNo?: string | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Drivername
+             * @description driver name contains
+             */
+            driverName?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Level
+             * @description collision level 1 (mildest) to 5 (most severe)
+             */
+            level?: number | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 1000 are given)
+             * @default 10
+             */
+            size: number;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
         /**
          * CommandOut
          * @description A command to a vehicle's terminal as users follow it (the command log, and the answer of every call that
@@ -3707,6 +5836,30 @@ export interface components {
             status: string;
             /** Tenantid */
             tenantId?: string | null;
+        };
+        /**
+         * Condition
+         * @description One abnormal condition of a vehicle: since when, and what it says.
+         */
+        Condition: {
+            /**
+             * Info
+             * @description the alarm kinds open, the fault codes, the clock's time...
+             * @default
+             */
+            info: string;
+            /**
+             * Reason
+             * @enum {string}
+             */
+            reason: "offline" | "never_reported" | "clock_fault" | "battery" | "fault";
+            /** Reasonname */
+            reasonName: string;
+            /**
+             * Since
+             * @description when it began (null: not known)
+             */
+            since?: string | null;
         };
         /** ConfigIn */
         ConfigIn: {
@@ -4032,6 +6185,57 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
+        /**
+         * Diagnosis
+         * @description Remote diagnosis of one vehicle: what is wrong now, and what went wrong over the days asked for.
+         */
+        Diagnosis: {
+            /**
+             * Activefaults
+             * @description fault codes its latest report carried
+             */
+            activeFaults?: string[];
+            /**
+             * Bmsflags
+             * @description the BMS flags word of the latest report, when any is set
+             */
+            bmsFlags?: number | null;
+            /** Carid */
+            carId: string;
+            /**
+             * Clockfault
+             * @description the terminal's clock is wrong (its reports are misdated)
+             * @default false
+             */
+            clockFault: boolean;
+            /**
+             * Counts
+             * @description alarms over the range, by kind
+             */
+            counts?: {
+                [key: string]: number;
+            };
+            /**
+             * Events
+             * @description faults and alarms over the range, newest first
+             */
+            events?: components["schemas"]["FaultItem"][];
+            /**
+             * Healthy
+             * @description no active fault, no alarm in progress, no clock fault
+             */
+            healthy: boolean;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /**
+             * Openalarms
+             * @description kinds of the alarms in progress
+             */
+            openAlarms?: string[];
+        };
         /** DictBizOut */
         DictBizOut: {
             /** Code */
@@ -4355,6 +6559,160 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** FaultCar */
+        FaultCar: {
+            /**
+             * Active
+             * @description the codes of the latest report (active now), comma separated
+             */
+            active: string;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Codes
+             * @description the distinct codes reported, comma separated
+             */
+            codes: string;
+            /**
+             * Count
+             * @description faults reported over the range
+             */
+            count: number;
+            /**
+             * Devicenumber
+             * @default
+             */
+            deviceNumber: string;
+            /**
+             * Lasttime
+             * @example 2025-01-31 08:00:00
+             */
+            lastTime: string;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+        };
+        /** FaultItem */
+        FaultItem: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /**
+             * Code
+             * @description the fault code (fault alarms)
+             */
+            code?: string | null;
+            /** Endtime */
+            endTime?: string | null;
+            /** Kind */
+            kind: string;
+            /**
+             * Level
+             * @default 1
+             */
+            level: number;
+            /** Limitvalue */
+            limitValue?: number | null;
+            /** Value */
+            value?: number | null;
+        };
+        /** FaultQueryPaged */
+        FaultQueryPaged: {
+            /**
+             * Carid
+             * @description one vehicle
+             */
+            carId?: string | null;
+            /**
+             * Carno
+             * @description vehicle number contains
+             */
+            carNo?: string | null;
+            /**
+             * Code
+             * @description fault code contains
+             */
+            code?: string | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Drivername
+             * @description driver name contains
+             */
+            driverName?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 1000 are given)
+             * @default 10
+             */
+            size: number;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
+        /**
+         * FaultTreeNode
+         * @description A fault type (the code's prefix before ``-``; ``other`` without one) and its codes.
+         */
+        FaultTreeNode: {
+            /** Children */
+            children?: components["schemas"]["FaultTreeNode"][];
+            /** Count */
+            count: number;
+            /** Key */
+            key: string;
+            /** Title */
+            title: string;
+        };
+        /** FaultType */
+        FaultType: {
+            /**
+             * Activecars
+             * @description vehicles whose latest report carries it
+             */
+            activeCars: number;
+            /**
+             * Cars
+             * @description vehicles that reported it
+             */
+            cars: number;
+            /** Code */
+            code: string;
+            /**
+             * Count
+             * @description times reported over the range
+             */
+            count: number;
+            /** Faulttype */
+            faultType: string;
+            /**
+             * Lasttime
+             * @example 2025-01-31 08:00:00
+             */
+            lastTime: string;
+        };
         /**
          * FenceCarOut
          * @description A vehicle in the fence's transfer/select widget.
@@ -4571,6 +6929,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** FirstOpen */
+        FirstOpen: {
+            /**
+             * Count
+             * @description abnormal vehicles now
+             */
+            count: number;
+            /**
+             * First
+             * @description the abnormal vehicles changed since the caller last opened their list
+             */
+            first: boolean;
+        };
         /**
          * FleetDay
          * @description The selected vehicles on one day of the range.
@@ -4607,6 +6978,72 @@ export interface components {
              * @description vehicles that worked that day
              */
             workingVehicles: number;
+        };
+        /**
+         * FleetOverview
+         * @description The fleet now: the home page's cards.
+         */
+        FleetOverview: {
+            /**
+             * Idle
+             * @description powered on, standing without load
+             */
+            idle: number;
+            /**
+             * Inalarm
+             * @description vehicles with an alarm in progress
+             */
+            inAlarm: number;
+            /**
+             * Loaded
+             * @description powered on, carrying a load
+             */
+            loaded: number;
+            /**
+             * Moving
+             * @description powered on, travelling without load
+             */
+            moving: number;
+            /**
+             * Offline
+             * @description total − online
+             */
+            offline: number;
+            /**
+             * Online
+             * @description vehicles whose terminal is connected
+             */
+            online: number;
+            /**
+             * Onlinerate
+             * @description online / total, percent
+             */
+            onlineRate: number;
+            /**
+             * Poweredon
+             * @description online with ACC on (idle, moving or loaded)
+             */
+            poweredOn: number;
+            /**
+             * Poweredonrate
+             * @description powered on / total, percent
+             */
+            poweredOnRate: number;
+            /**
+             * Terminaloffline
+             * @description vehicles naming a terminal that is not connected
+             */
+            terminalOffline: number;
+            /**
+             * Total
+             * @description vehicles
+             */
+            total: number;
+            /**
+             * Withterminal
+             * @description vehicles that name a terminal (device number)
+             */
+            withTerminal: number;
         };
         /** FuncSetIn */
         FuncSetIn: {
@@ -4740,6 +7177,76 @@ export interface components {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * HomeAlarm
+         * @description One alarm (an event), newest first.
+         */
+        HomeAlarm: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Deptname
+             * @default
+             */
+            deptName: string;
+            /** Drivername */
+            driverName?: string | null;
+            /**
+             * Endtime
+             * @description null while in progress
+             */
+            endTime?: string | null;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Level */
+            level: number;
+            /** Limitvalue */
+            limitValue?: number | null;
+            /** Value */
+            value?: number | null;
+        };
+        /**
+         * HomeQuery
+         * @description The home page's filter: an organisation and every organisation under it (none: every vehicle the caller may
+         *     see).
+         */
+        HomeQuery: {
+            /**
+             * Deptid
+             * @description an organisation and every organisation under it
+             */
+            deptId?: string | null;
+        };
+        /**
+         * HomeRangeQuery
+         * @description An organisation and a range of local days (``yyyy-MM-dd``, both included; default: today only).
+         */
+        HomeRangeQuery: {
+            /**
+             * Deptid
+             * @description an organisation and every organisation under it
+             */
+            deptId?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd); default: endTime
+             */
+            startTime?: string | null;
         };
         /** IdsBody */
         IdsBody: {
@@ -4886,6 +7393,66 @@ export interface components {
             timestamp: number;
             /** Zone */
             zone: string;
+        };
+        /** KindCount */
+        KindCount: {
+            /** Count */
+            count: number;
+            /**
+             * Kind
+             * @description battery_low_voltage, battery_high_voltage, battery_over_current, ...
+             */
+            kind: string;
+        };
+        /** KindQueryPaged */
+        KindQueryPaged: {
+            /**
+             * Carid
+             * @description one vehicle
+             */
+            carId?: string | null;
+            /**
+             * Carno
+             * @description vehicle number contains
+             */
+            carNo?: string | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Drivername
+             * @description driver name contains
+             */
+            driverName?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Kind
+             * @description one kind of alarm (e.g. fence_out)
+             */
+            kind?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 1000 are given)
+             * @default 10
+             */
+            size: number;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
         };
         /** LastGpsIn */
         LastGpsIn: {
@@ -5479,6 +8046,121 @@ export interface components {
             source?: string | null;
         };
         /**
+         * Meter
+         * @description The vehicle's instrument now: its state row, and what its latest stored position carried beyond it.
+         */
+        Meter: {
+            /**
+             * Acc
+             * @default false
+             */
+            acc: boolean;
+            /** Alarms */
+            alarms?: string[];
+            /** Batterycurrenta */
+            batteryCurrentA?: number | null;
+            /**
+             * Batterytemperaturec
+             * @description the hottest battery probe
+             */
+            batteryTemperatureC?: number | null;
+            /** Batteryvoltagev */
+            batteryVoltageV?: number | null;
+            /** Carid */
+            carId: string;
+            /** Chargestate */
+            chargeState?: string | null;
+            /** Drivername */
+            driverName?: string | null;
+            /** Forkheightmm */
+            forkHeightMm?: number | null;
+            /**
+             * Fuell
+             * @description fuel level, litres (combustion)
+             */
+            fuelL?: number | null;
+            /** Gpstime */
+            gpsTime?: string | null;
+            /** Loadkg */
+            loadKg?: number | null;
+            /**
+             * Loadpct
+             * @description load / rated load, in percent
+             */
+            loadPct?: number | null;
+            /**
+             * Locklevel
+             * @description 0 unlocked, 1 soft lock, 2 full lock
+             */
+            lockLevel?: number | null;
+            /** Mileage */
+            mileage?: number | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /**
+             * Power
+             * @enum {string}
+             */
+            power: "electric" | "combustion";
+            /** Ratedloadkg */
+            ratedLoadKg?: number | null;
+            /** Seatbelt */
+            seatBelt?: boolean | null;
+            /**
+             * Soc
+             * @description state of charge, % (electric)
+             */
+            soc?: number | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /**
+             * Speedlimitkmh
+             * @description in force on the vehicle (or its setting)
+             */
+            speedLimitKmh?: number | null;
+            /**
+             * State
+             * @description off | idle | moving | loaded
+             * @default off
+             */
+            state: string;
+            /** Statesince */
+            stateSince?: string | null;
+        };
+        /** Mileage */
+        Mileage: {
+            /** Carid */
+            carId: string;
+            /** Days */
+            days: components["schemas"]["MileageDay"][];
+            /**
+             * Odometerkm
+             * @description the odometer now (the latest report's)
+             */
+            odometerKm?: number | null;
+            /**
+             * Totalkm
+             * @description the distance over the range
+             */
+            totalKm: number;
+        };
+        /** MileageDay */
+        MileageDay: {
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /** Distancekm */
+            distanceKm: number;
+        };
+        /**
          * NewPasswords
          * @description Passwords set by an administrator, by account: shown once, to be passed on to each user.
          */
@@ -5487,6 +8169,361 @@ export interface components {
             passwords: {
                 [key: string]: string;
             };
+        };
+        /** NoticeIn */
+        NoticeIn: {
+            /**
+             * Category
+             * @default 1
+             */
+            category: number;
+            /** Content */
+            content?: string | null;
+            /** Id */
+            id?: string | null;
+            /** Releasetime */
+            releaseTime?: string | null;
+            /** Title */
+            title: string;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        NoticeInSubmit: components["schemas"]["NoticeIn"] | components["schemas"]["NoticeInUpdate"];
+        /** NoticeInUpdate */
+        NoticeInUpdate: {
+            /** Category */
+            category?: number;
+            /** Content */
+            content?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Releasetime */
+            releaseTime?: string | null;
+            /** Title */
+            title?: string;
+        };
+        /** NoticeOut */
+        NoticeOut: {
+            /**
+             * Category
+             * @default 1
+             */
+            category: number;
+            /** Categoryname */
+            categoryName?: string | null;
+            /** Content */
+            content?: string | null;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Id */
+            id: string;
+            /** Releasetime */
+            releaseTime?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Title */
+            title: string;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
+        /**
+         * OfflineAnalysis
+         * @description The vehicles whose terminal is not connected, by how long it has been silent.
+         */
+        OfflineAnalysis: {
+            /**
+             * Anomalydays
+             * @description the anomaly threshold in days
+             * @default 7
+             */
+            anomalyDays: number;
+            /**
+             * Neverseen
+             * @description never heard from
+             */
+            neverSeen: number;
+            /**
+             * Noterminal
+             * @description vehicles that name none
+             */
+            noTerminal: number;
+            /**
+             * Offline
+             * @description terminals not connected: the sum of the four groups below
+             */
+            offline: number;
+            /**
+             * Onetosevendays
+             * @description silent 1 to 7 days
+             */
+            oneToSevenDays: number;
+            /** Online */
+            online: number;
+            /**
+             * Sevendaysormore
+             * @description silent 7 days or more: a device anomaly
+             */
+            sevenDaysOrMore: number;
+            /**
+             * Underoneday
+             * @description silent less than a day
+             */
+            underOneDay: number;
+            /**
+             * Withterminal
+             * @description vehicles that name a terminal
+             */
+            withTerminal: number;
+        };
+        /**
+         * OfflineTerminal
+         * @description A vehicle whose terminal is offline.
+         */
+        OfflineTerminal: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType: number;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /** Deptid */
+            deptId?: string | null;
+            /**
+             * Deptname
+             * @default
+             */
+            deptName: string;
+            /** Devicenumber */
+            deviceNumber: string;
+            /**
+             * Lastseen
+             * @description last heard from (null: never)
+             */
+            lastSeen?: string | null;
+            /**
+             * Silentdays
+             * @description days since then, one decimal (null: never)
+             */
+            silentDays?: number | null;
+        };
+        /**
+         * OfflineTerminalQuery
+         * @description A page of the vehicles whose terminal is offline.
+         */
+        OfflineTerminalQuery: {
+            /**
+             * Carno
+             * @description vehicle number contains this
+             */
+            carNo?: string | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Deptid
+             * @description an organisation and every organisation under it
+             */
+            deptId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 200)
+             * @default 10
+             */
+            size: number;
+        };
+        /**
+         * OnlineTrend
+         * @description Vehicles online per hour (a one-day range: default today, up to the current hour) or per day.
+         */
+        OnlineTrend: {
+            /** Points */
+            points: components["schemas"]["TrendPoint"][];
+            /**
+             * Total
+             * @description the vehicles of the filter (now)
+             */
+            total: number;
+            /**
+             * Unit
+             * @enum {string}
+             */
+            unit: "hour" | "day";
+        };
+        /** OpenAlarm */
+        OpenAlarm: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Durations */
+            durationS: number;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Kindname */
+            kindName: string;
+            /** Limitvalue */
+            limitValue?: number | null;
+            /** Maxvalue */
+            maxValue?: number | null;
+            /** Value */
+            value?: number | null;
+        };
+        /**
+         * OrganisationOnline
+         * @description Vehicles of one organisation (its own, not those under it).
+         */
+        OrganisationOnline: {
+            /** Deptid */
+            deptId?: string | null;
+            /**
+             * Deptname
+             * @description empty for vehicles of no organisation
+             */
+            deptName: string;
+            /** Online */
+            online: number;
+            /**
+             * Onlinerate
+             * @description online / total, percent
+             */
+            onlineRate: number;
+            /** Poweredon */
+            poweredOn: number;
+            /** Total */
+            total: number;
+        };
+        /** OssIn */
+        OssIn: {
+            /** Accesskey */
+            accessKey?: string | null;
+            /** Appid */
+            appId?: string | null;
+            /** Bucketname */
+            bucketName: string;
+            /**
+             * Category
+             * @default 1
+             */
+            category: number;
+            /**
+             * Endpoint
+             * @description the S3-compatible service, http(s)://host[:port]
+             */
+            endpoint: string;
+            /** Id */
+            id?: string | null;
+            /** Osscode */
+            ossCode: string;
+            /** Region */
+            region?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Secretkey
+             * @description read back as ******; sent back as ******, it is kept
+             */
+            secretKey?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        OssInSubmit: components["schemas"]["OssIn"] | components["schemas"]["OssInUpdate"];
+        /** OssInUpdate */
+        OssInUpdate: {
+            /** Accesskey */
+            accessKey?: string | null;
+            /** Appid */
+            appId?: string | null;
+            /** Bucketname */
+            bucketName?: string;
+            /** Category */
+            category?: number;
+            /**
+             * Endpoint
+             * @description the S3-compatible service, http(s)://host[:port]
+             */
+            endpoint?: string;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Osscode */
+            ossCode?: string;
+            /** Region */
+            region?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Secretkey
+             * @description read back as ******; sent back as ******, it is kept
+             */
+            secretKey?: string | null;
+        };
+        /** OssOut */
+        OssOut: {
+            /** Accesskey */
+            accessKey?: string | null;
+            /** Appid */
+            appId?: string | null;
+            /** Bucketname */
+            bucketName: string;
+            /**
+             * Category
+             * @default 1
+             */
+            category: number;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /**
+             * Endpoint
+             * @description the S3-compatible service, http(s)://host[:port]
+             */
+            endpoint: string;
+            /** Id */
+            id: string;
+            /** Osscode */
+            ossCode: string;
+            /** Region */
+            region?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Secretkey
+             * @description read back as ******; sent back as ******, it is kept
+             */
+            secretKey?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
         };
         /** OverloadIn */
         OverloadIn: {
@@ -5509,6 +8546,32 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /** Page[AbnormalCar] */
+        Page_AbnormalCar_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["AbnormalCar"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[AttachOut] */
+        Page_AttachOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["AttachOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
         };
         /** Page[ClientOut] */
         Page_ClientOut_: {
@@ -5601,6 +8664,32 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[FaultCar] */
+        Page_FaultCar_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["FaultCar"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[FaultType] */
+        Page_FaultType_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["FaultType"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[FenceOut] */
         Page_FenceOut_: {
             /** Current */
@@ -5666,6 +8755,45 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[NoticeOut] */
+        Page_NoticeOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["NoticeOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[OfflineTerminal] */
+        Page_OfflineTerminal_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["OfflineTerminal"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[OssOut] */
+        Page_OssOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["OssOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[ParamOut] */
         Page_ParamOut_: {
             /** Current */
@@ -5687,6 +8815,32 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["PostOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ReceiveOut] */
+        Page_ReceiveOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["ReceiveOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ReceiveUserOut] */
+        Page_ReceiveUserOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["ReceiveUserOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -5731,6 +8885,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[SiteMessageOut] */
+        Page_SiteMessageOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["SiteMessageOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[TenantOut] */
         Page_TenantOut_: {
             /** Current */
@@ -5752,6 +8919,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["TopMenuOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[UserChoice] */
+        Page_UserChoice_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["UserChoice"][];
             /** Size */
             size: number;
             /** Total */
@@ -5838,6 +9018,50 @@ export interface components {
             updateTime?: string | null;
             /** Updateuser */
             updateUser?: string | null;
+        };
+        /** PhaseSpan */
+        PhaseSpan: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Durations */
+            durationS: number;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "off" | "idle" | "moving" | "loaded" | "none";
+        };
+        /** Phases */
+        Phases: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /** Spans */
+            spans: components["schemas"]["PhaseSpan"][];
+            /**
+             * Totals
+             * @description seconds in each phase over the period
+             */
+            totals: {
+                [key: string]: number;
+            };
         };
         /**
          * PlatformOut
@@ -5997,6 +9221,113 @@ export interface components {
             /** Tenantid */
             tenantId: string;
         };
+        /** ProtocolCount */
+        ProtocolCount: {
+            /** Online */
+            online: number;
+            /**
+             * Protocol
+             * @description jt808, mqtt, http; 'none' for a terminal never heard from
+             */
+            protocol: string;
+            /** Total */
+            total: number;
+        };
+        /** R[AbnormalInfo] */
+        R_AbnormalInfo_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["AbnormalInfo"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[AlarmSummary] */
+        R_AlarmSummary_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["AlarmSummary"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[AttachOut] */
+        R_AttachOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["AttachOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[BatterySummary] */
+        R_BatterySummary_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["BatterySummary"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Calendar] */
+        R_Calendar_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Calendar"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[ClientOut] */
         R_ClientOut_: {
             /**
@@ -6073,6 +9404,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Diagnosis] */
+        R_Diagnosis_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Diagnosis"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[DictBizOut] */
         R_DictBizOut_: {
             /**
@@ -6119,6 +9469,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["FenceOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[FirstOpen] */
+        R_FirstOpen_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FirstOpen"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[FleetOverview] */
+        R_FleetOverview_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FleetOverview"] | null;
             /**
              * Msg
              * @default
@@ -6339,6 +9727,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Meter] */
+        R_Meter_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Meter"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Mileage] */
+        R_Mileage_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Mileage"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[NewPasswords] */
         R_NewPasswords_: {
             /**
@@ -6347,6 +9773,120 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["NewPasswords"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[NoticeOut] */
+        R_NoticeOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["NoticeOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[OfflineAnalysis] */
+        R_OfflineAnalysis_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["OfflineAnalysis"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[OnlineTrend] */
+        R_OnlineTrend_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["OnlineTrend"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[OssOut] */
+        R_OssOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["OssOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[AbnormalCar]] */
+        R_Page_AbnormalCar__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_AbnormalCar_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[AttachOut]] */
+        R_Page_AttachOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_AttachOut_"] | null;
             /**
              * Msg
              * @default
@@ -6491,6 +10031,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[FaultCar]] */
+        R_Page_FaultCar__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_FaultCar_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[FaultType]] */
+        R_Page_FaultType__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_FaultType_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[FenceOut]] */
         R_Page_FenceOut__: {
             /**
@@ -6586,6 +10164,63 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[NoticeOut]] */
+        R_Page_NoticeOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_NoticeOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[OfflineTerminal]] */
+        R_Page_OfflineTerminal__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_OfflineTerminal_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[OssOut]] */
+        R_Page_OssOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_OssOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[ParamOut]] */
         R_Page_ParamOut__: {
             /**
@@ -6613,6 +10248,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_PostOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[ReceiveOut]] */
+        R_Page_ReceiveOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_ReceiveOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[ReceiveUserOut]] */
+        R_Page_ReceiveUserOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_ReceiveUserOut_"] | null;
             /**
              * Msg
              * @default
@@ -6681,6 +10354,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[SiteMessageOut]] */
+        R_Page_SiteMessageOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_SiteMessageOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[TenantOut]] */
         R_Page_TenantOut__: {
             /**
@@ -6708,6 +10400,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_TopMenuOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[UserChoice]] */
+        R_Page_UserChoice__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_UserChoice_"] | null;
             /**
              * Msg
              * @default
@@ -6765,6 +10476,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["ParamOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Phases] */
+        R_Phases_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Phases"] | null;
             /**
              * Msg
              * @default
@@ -6871,6 +10601,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[ReportPage[AlarmRow, AlarmTotals]] */
+        R_ReportPage_AlarmRow__AlarmTotals__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ReportPage_AlarmRow_AlarmTotals_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[ReportPage[EfficiencyRow, EfficiencyTotals]] */
         R_ReportPage_EfficiencyRow__EfficiencyTotals__: {
             /**
@@ -6898,6 +10647,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["RoleOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[RunCondition] */
+        R_RunCondition_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["RunCondition"] | null;
             /**
              * Msg
              * @default
@@ -6947,6 +10715,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[SiteMessageOut] */
+        R_SiteMessageOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["SiteMessageOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[StageHistory] */
+        R_StageHistory_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["StageHistory"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[StatusCount] */
         R_StatusCount_: {
             /**
@@ -6955,6 +10761,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["StatusCount"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Temperatures] */
+        R_Temperatures_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Temperatures"] | null;
             /**
              * Msg
              * @default
@@ -7004,6 +10829,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[TerminalSummary] */
+        R_TerminalSummary_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["TerminalSummary"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Thermal] */
+        R_Thermal_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Thermal"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[TopMenuOut] */
         R_TopMenuOut_: {
             /**
@@ -7031,6 +10894,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Track"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[UploadOut] */
+        R_UploadOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["UploadOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[UsageSum] */
+        R_UsageSum_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["UsageSum"] | null;
             /**
              * Msg
              * @default
@@ -7080,6 +10981,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[VehicleInfo] */
+        R_VehicleInfo_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["VehicleInfo"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[VehicleOut] */
         R_VehicleOut_: {
             /**
@@ -7088,6 +11008,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["VehicleOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Waterfall] */
+        R_Waterfall_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Waterfall"] | null;
             /**
              * Msg
              * @default
@@ -7128,6 +11067,106 @@ export interface components {
             code: number;
             /** Data */
             data?: number | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[AbnormalNode]] */
+        R_list_AbnormalNode__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["AbnormalNode"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[AlarmCount]] */
+        R_list_AlarmCount__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["AlarmCount"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[AlarmItem]] */
+        R_list_AlarmItem__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["AlarmItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[CarDictItem]] */
+        R_list_CarDictItem__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["CarDictItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[CarTreeNode]] */
+        R_list_CarTreeNode__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["CarTreeNode"][] | null;
             /**
              * Msg
              * @default
@@ -7219,6 +11258,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[FaultTreeNode]] */
+        R_list_FaultTreeNode__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["FaultTreeNode"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[FenceCarOut]] */
         R_list_FenceCarOut__: {
             /**
@@ -7268,6 +11327,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["FleetDay"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[HomeAlarm]] */
+        R_list_HomeAlarm__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["HomeAlarm"][] | null;
             /**
              * Msg
              * @default
@@ -7348,6 +11427,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["MenuOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[OrganisationOnline]] */
+        R_list_OrganisationOnline__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["OrganisationOnline"][] | null;
             /**
              * Msg
              * @default
@@ -7499,6 +11598,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[TypeCount]] */
+        R_list_TypeCount__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["TypeCount"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[UserDeptNode]] */
         R_list_UserDeptNode__: {
             /**
@@ -7565,6 +11684,92 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /**
+         * ReceiveOut
+         * @description How the messages of one type are sent and who receives them.
+         */
+        ReceiveOut: {
+            /**
+             * Isdefault
+             * @description no user chosen: the tenant's administrators receive them
+             */
+            isDefault: boolean;
+            /**
+             * Msgtype
+             * @description a key of the business dictionary message_type
+             */
+            msgType: number;
+            /** Msgtypename */
+            msgTypeName: string;
+            /** Receivercount */
+            receiverCount: number;
+            /**
+             * Receivers
+             * @description the receivers' names, comma-separated (the first 20)
+             */
+            receivers: string;
+            /**
+             * Sendtype
+             * @description keys of the business dictionary message_send_type (1 in-site); empty: off
+             */
+            sendType: string;
+            /**
+             * Sendtypename
+             * @default
+             */
+            sendTypeName: string;
+        };
+        /** ReceiveSendTypeIn */
+        ReceiveSendTypeIn: {
+            /**
+             * Msgtype
+             * @description an alarm type of the business dictionary message_type
+             */
+            msgType: number;
+            /**
+             * Sendtype
+             * @description 1: in-site; empty: off
+             * @default
+             */
+            sendType: string;
+        };
+        /** ReceiveTypeIn */
+        ReceiveTypeIn: {
+            /**
+             * Msgtype
+             * @description an alarm type of the business dictionary message_type
+             */
+            msgType: number;
+        };
+        /** ReceiveUserOut */
+        ReceiveUserOut: {
+            /** Account */
+            account?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Id */
+            id: string;
+            /** Msgtype */
+            msgType: number;
+            /** Realname */
+            realName?: string | null;
+            /** Userid */
+            userId: string;
+        };
+        /** ReceiveUsersIn */
+        ReceiveUsersIn: {
+            /**
+             * Msgtype
+             * @description an alarm type of the business dictionary message_type
+             */
+            msgType: number;
+            /**
+             * Userids
+             * @description the users: 1,2 or [1, 2] (one at least)
+             * @example 1,2
+             */
+            userIds: string;
         };
         /** RegionIn */
         RegionIn: {
@@ -7682,6 +11887,20 @@ export interface components {
              */
             userIds: string;
         };
+        /** ReportPage[AlarmRow, AlarmTotals] */
+        ReportPage_AlarmRow_AlarmTotals_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["AlarmRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+            totals: components["schemas"]["AlarmTotals"];
+        };
         /** ReportPage[EfficiencyRow, EfficiencyTotals] */
         ReportPage_EfficiencyRow_EfficiencyTotals_: {
             /** Current */
@@ -7780,6 +11999,45 @@ export interface components {
             message: string;
             /** Row */
             row: number;
+        };
+        /** RunCondition */
+        RunCondition: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Cells
+             * @description [speed band, load band, hours] of every band used
+             */
+            cells: [
+                number,
+                number,
+                number
+            ][];
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * Loadbands
+             * @description empty, then percent of the rated load (or: loaded, without one)
+             */
+            loadBands: string[];
+            /**
+             * Speedbands
+             * @description standing (below the moving speed), then km/h bands
+             */
+            speedBands: string[];
+            /**
+             * Totalhours
+             * @description hours on (ACC) over the period
+             */
+            totalHours: number;
         };
         /** ScopeApiIn */
         ScopeApiIn: {
@@ -7986,6 +12244,68 @@ export interface components {
         } | {
             carId: string;
         };
+        /**
+         * SiteMessageOut
+         * @description One in-site message of the caller's, with the spec's names of the message centre beside ours.
+         */
+        SiteMessageOut: {
+            /**
+             * Businessid
+             * @description the notice or the vehicle it is about
+             */
+            businessId?: string | null;
+            /** Content */
+            content?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /**
+             * Handletime
+             * @description the spec's name of createTime
+             */
+            handleTime?: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Isread
+             * @description 0 unread, 1 read
+             * @default 0
+             */
+            isRead: number;
+            /** Link */
+            link?: string | null;
+            /**
+             * Messagestate
+             * @description the spec's name of isRead
+             */
+            messageState?: number | null;
+            /**
+             * Messagetext
+             * @description the spec's name of content
+             */
+            messageText?: string | null;
+            /**
+             * Messagetypename
+             * @description the spec's name of msgTypeName
+             */
+            messageTypeName?: string | null;
+            /** Msgtype */
+            msgType: number;
+            /** Msgtypename */
+            msgTypeName?: string | null;
+            /** Readtime */
+            readTime?: string | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Title */
+            title: string;
+            /** Userid */
+            userId?: string | null;
+            /**
+             * Usernum
+             * @description the vehicle's plate or the driver it is about
+             */
+            userNum?: string | null;
+        };
         /** SpeedCalibrationIn */
         SpeedCalibrationIn: {
             /** Carid */
@@ -8008,6 +12328,66 @@ export interface components {
         } | {
             carId: string;
         };
+        /**
+         * StageDay
+         * @description One local day of a vehicle's run history (hours with two decimals).
+         */
+        StageDay: {
+            /** Alarms */
+            alarms: number;
+            /**
+             * Boothours
+             * @description ACC on
+             */
+            bootHours: number;
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /** Distancekm */
+            distanceKm: number;
+            /**
+             * Energyadded
+             * @description % points charged (electric); litres refuelled (combustion)
+             */
+            energyAdded: number;
+            /**
+             * Energyused
+             * @description state of charge used, % points (electric); fuel used, L (combustion)
+             */
+            energyUsed: number;
+            /**
+             * Idlehours
+             * @description boot − work
+             */
+            idleHours: number;
+            /** Lifthours */
+            liftHours: number;
+            /** Loadhours */
+            loadHours: number;
+            /** Movehours */
+            moveHours: number;
+            /**
+             * Workhours
+             * @description moving ∪ loaded ∪ lifting
+             */
+            workHours: number;
+        };
+        /** StageHistory */
+        StageHistory: {
+            /** Carid */
+            carId: string;
+            /** Days */
+            days: components["schemas"]["StageDay"][];
+            /**
+             * Power
+             * @enum {string}
+             */
+            power: "electric" | "combustion";
+            /** @description the sums over the range (day: its last day) */
+            totals: components["schemas"]["StageDay"];
+        };
         /** StatusCount */
         StatusCount: {
             /** Alarm */
@@ -8026,6 +12406,60 @@ export interface components {
             online: number;
             /** Total */
             total: number;
+        };
+        /** Stop */
+        Stop: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Durations */
+            durationS: number;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+        };
+        /** TemperaturePoint */
+        TemperaturePoint: {
+            /** Maxc */
+            maxC: number;
+            /** Minc */
+            minC: number;
+            /**
+             * Time
+             * @description the bucket's start
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
+        };
+        /** Temperatures */
+        Temperatures: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /** Points */
+            points: components["schemas"]["TemperaturePoint"][];
+            /**
+             * Source
+             * @description battery: the traction battery's probes
+             */
+            source: string;
         };
         /** TenantBrief */
         TenantBrief: {
@@ -8155,6 +12589,51 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
+        /**
+         * TerminalSummary
+         * @description The terminals of the caller's vehicles.
+         */
+        TerminalSummary: {
+            /** Byprotocol */
+            byProtocol: components["schemas"]["ProtocolCount"][];
+            /**
+             * Neverconnected
+             * @description named by a vehicle, never heard from
+             */
+            neverConnected: number;
+            /** Offline */
+            offline: number;
+            /** Online */
+            online: number;
+            /**
+             * Total
+             * @description vehicles that name a terminal
+             */
+            total: number;
+        };
+        /** Thermal */
+        Thermal: {
+            /** Carid */
+            carId: string;
+            /**
+             * Cells
+             * @description [day index, hour, hours worked] of every hour worked
+             */
+            cells: [
+                number,
+                number,
+                number
+            ][];
+            /** Days */
+            days: string[];
+            /**
+             * Hours
+             * @description 0 to 23
+             */
+            hours: number[];
+            /** Totalhours */
+            totalHours: number;
+        };
         /** TopGrantIn */
         TopGrantIn: {
             /** Menuids */
@@ -8231,8 +12710,13 @@ export interface components {
             carId: string;
             /** Carno */
             carNo: string;
-            /** Count */
+            /**
+             * Count
+             * @description the points sent
+             */
             count: number;
+            /** Distancekm */
+            distanceKm: number;
             /**
              * Endtime
              * @example 2025-01-31 08:00:00
@@ -8240,7 +12724,22 @@ export interface components {
             endTime: string;
             /** Points */
             points: components["schemas"]["TrackPoint"][];
-            /** Truncated */
+            /**
+             * Simplified
+             * @description points were left out: none of them further than a pixel (or the cap's
+             */
+            simplified: boolean;
+            /** Stops */
+            stops: components["schemas"]["Stop"][];
+            /**
+             * Total
+             * @description the positions stored in the period (with a fix)
+             */
+            total: number;
+            /**
+             * Truncated
+             * @description the period holds more positions than one call reads; the end is missing
+             */
             truncated: boolean;
         };
         /** TrackPoint */
@@ -8300,6 +12799,139 @@ export interface components {
             title: string;
             /** Value */
             value: string;
+        };
+        /**
+         * TrendPoint
+         * @description One hour or one day of the trend.
+         */
+        TrendPoint: {
+            /**
+             * Online
+             * @description vehicles whose terminal sent a position in it
+             */
+            online: number;
+            /**
+             * Poweredon
+             * @description vehicles with ACC on for some time that day (days only; null for hours)
+             */
+            poweredOn?: number | null;
+            /**
+             * Time
+             * @description the hour (yyyy-MM-dd HH:00) or the day (yyyy-MM-dd), local
+             */
+            time: string;
+        };
+        /**
+         * TypeCount
+         * @description Vehicles of one type (the ``car_type`` dictionary).
+         */
+        TypeCount: {
+            /** Cartype */
+            carType: number;
+            /** Cartypename */
+            carTypeName: string;
+            /** Online */
+            online: number;
+            /** Poweredon */
+            poweredOn: number;
+            /** Total */
+            total: number;
+        };
+        /**
+         * UploadOut
+         * @description An uploaded file (``file/upload``): where it is read (``link``, with a token of the tenant), its store's
+         *     domain, its key there, the name it was uploaded with and its attachment's id.
+         */
+        UploadOut: {
+            /** Attachid */
+            attachId: string;
+            /** Attachsize */
+            attachSize: number;
+            /** Domain */
+            domain: string;
+            /** Extension */
+            extension: string;
+            /** Link */
+            link: string;
+            /** Name */
+            name: string;
+            /** Originalname */
+            originalName: string;
+        };
+        /**
+         * UsageSum
+         * @description Boot and work over the range (default today), from the daily aggregates.
+         */
+        UsageSum: {
+            /**
+             * Boothours
+             * @description hours with ACC on, every vehicle summed
+             */
+            bootHours: number;
+            /**
+             * Distancekm
+             * @description kilometres travelled
+             */
+            distanceKm: number;
+            /**
+             * Endtime
+             * @example 2026-11-01
+             */
+            endTime: string;
+            /**
+             * Idlehours
+             * @description boot − work
+             */
+            idleHours: number;
+            /**
+             * Loadhours
+             * @description hours carrying a load
+             */
+            loadHours: number;
+            /**
+             * Movehours
+             * @description hours travelling
+             */
+            moveHours: number;
+            /**
+             * Poweredonvehicles
+             * @description vehicles with ACC on for some time in the range
+             */
+            poweredOnVehicles: number;
+            /**
+             * Starttime
+             * @example 2026-11-01
+             */
+            startTime: string;
+            /**
+             * Utilisation
+             * @description work / boot, percent
+             */
+            utilisation: number;
+            /**
+             * Workhours
+             * @description hours working: move ∪ load ∪ lift
+             */
+            workHours: number;
+            /**
+             * Workingvehicles
+             * @description vehicles that worked (moved, carried or lifted) in the range
+             */
+            workingVehicles: number;
+        };
+        /**
+         * UserChoice
+         * @description A user that can be chosen to receive a message type.
+         */
+        UserChoice: {
+            /** Account */
+            account?: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name?: string | null;
+            /** Realname */
+            realName?: string | null;
         };
         /**
          * UserDeptNode
@@ -8596,6 +13228,77 @@ export interface components {
         };
         /** @description the new row (an id is ignored) */
         VehicleInCreate: components["schemas"]["VehicleIn"];
+        /** VehicleInfo */
+        VehicleInfo: {
+            /** Batterytype */
+            batteryType?: string | null;
+            /** Brand */
+            brand?: string | null;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType: number;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /** Collisionthresholdg */
+            collisionThresholdG?: number | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Enginenumber */
+            engineNumber?: string | null;
+            /** Firmwareversion */
+            firmwareVersion?: string | null;
+            /** Framenumber */
+            frameNumber?: string | null;
+            /** Hardwareversion */
+            hardwareVersion?: string | null;
+            /** Lastseen */
+            lastSeen?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /** Modelnumber */
+            modelNumber?: string | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /** Overloadthresholdkg */
+            overloadThresholdKg?: number | null;
+            /**
+             * Power
+             * @description electric, or combustion (car types 0-2)
+             * @enum {string}
+             */
+            power: "electric" | "combustion";
+            /**
+             * Protocol
+             * @description the terminal's protocol (jt808, mqtt, http)
+             */
+            protocol?: string | null;
+            /** Protocolversion */
+            protocolVersion?: string | null;
+            /** Ratedloadkg */
+            ratedLoadKg?: number | null;
+            /** Registeredat */
+            registeredAt?: string | null;
+            /** Simnumber */
+            simNumber?: string | null;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /** Terminalmodel */
+            terminalModel?: string | null;
+        };
         /** VehicleOut */
         VehicleOut: {
             /** Batterybrand */
@@ -8777,6 +13480,44 @@ export interface components {
         VisitIn: {
             /** Menuid */
             menuId: string;
+        };
+        /** Waterfall */
+        Waterfall: {
+            /** Carid */
+            carId: string;
+            /** Days */
+            days: components["schemas"]["WaterfallDay"][];
+            total: components["schemas"]["Breakdown"];
+        };
+        /** WaterfallDay */
+        WaterfallDay: {
+            /** Boothours */
+            bootHours: number;
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /**
+             * Emptymovehours
+             * @description moving without a load
+             */
+            emptyMoveHours: number;
+            /**
+             * Idlehours
+             * @description on, not working
+             */
+            idleHours: number;
+            /**
+             * Liftonlyhours
+             * @description lifting, neither moving nor loaded
+             */
+            liftOnlyHours: number;
+            /**
+             * Loadedhours
+             * @description carrying a load, standing or moving
+             */
+            loadedHours: number;
         };
         /** WeightCalibrationIn */
         WeightCalibrationIn: {
@@ -9445,6 +14186,132 @@ export interface operations {
             };
         };
     };
+    "notice-notice_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_NoticeOut_"];
+                };
+            };
+        };
+    };
+    "notice-notice_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_NoticeOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "notice-notice_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "notice-notice_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoticeInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_NoticeOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "datasource-datasource_detail": {
         parameters: {
             query: {
@@ -9558,6 +14425,521 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_DatasourceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_abnormal_info": {
+        parameters: {
+            query: {
+                /** @description the vehicle */
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AbnormalInfo_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_abnormal_page": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description one abnormal condition */
+                reason?: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault") | null;
+                current?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_AbnormalCar__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_abnormal_tree": {
+        parameters: {
+            query?: {
+                /** @description one abnormal condition */
+                reason?: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AbnormalNode__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_abnormal_first_open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FirstOpen_"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_car_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CarDictItem__"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_battery": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+                /** @description first day (yyyy-MM-dd); default: endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_BatterySummary_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_recent_alarms": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+                /** @description first day (yyyy-MM-dd); default: endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description how many (at most 50) */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_HomeAlarm__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_by_organisation": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_OrganisationOnline__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_overview": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FleetOverview_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_open_sum": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+                /** @description first day (yyyy-MM-dd); default: endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_UsageSum_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_alarms": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+                /** @description first day (yyyy-MM-dd); default: endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AlarmSummary_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_by_type": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_TypeCount__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_online_trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["HomeRangeQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_OnlineTrend_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_offline_analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["HomeQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_OfflineAnalysis_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_offline_terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OfflineTerminalQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_OfflineTerminal__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carHome-vehicle_home_terminals": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                deptId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_TerminalSummary_"];
                 };
             };
             /** @description Validation Error */
@@ -9730,6 +15112,72 @@ export interface operations {
             };
         };
     };
+    "alarm-vehicle_alarm_all_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["KindQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_alarm_collision_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CollisionQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "fence-fence_fences_of_car": {
         parameters: {
             query: {
@@ -9748,6 +15196,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_FenceOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_alarm_fault_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FaultQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
                 };
             };
             /** @description Validation Error */
@@ -9848,6 +15329,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_LiveVehicle__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_alarm_overload_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AlarmQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_alarm_speeding_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AlarmQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_alarm_warning_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["KindQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
                 };
             };
             /** @description Validation Error */
@@ -10513,6 +16093,138 @@ export interface operations {
             };
         };
     };
+    "carStatus-vehicle_diagnose": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Diagnosis_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carStatus-vehicle_real_time_meter": {
+        parameters: {
+            query: {
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Meter_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carStatus-vehicle_stage_count": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_StageHistory_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carStatus-vehicle_vehicle_info": {
+        parameters: {
+            query: {
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_VehicleInfo_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "common-tenant_ip_offset": {
         parameters: {
             query?: never;
@@ -10529,6 +16241,180 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IpOffset_"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_fault_export": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description fault code contains */
+                code?: string | null;
+                /** @description the type: the code's prefix (BMS...) */
+                faultType?: string | null;
+                /** @description first day (yyyy-MM-dd); default: six days before end */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description car: per vehicle; type: per fault code */
+                by?: "car" | "type";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_fault_car_page": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description fault code contains */
+                code?: string | null;
+                /** @description the type: the code's prefix (BMS...) */
+                faultType?: string | null;
+                /** @description first day (yyyy-MM-dd); default: six days before end */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                current?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_FaultCar__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_fault_type_page": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description fault code contains */
+                code?: string | null;
+                /** @description the type: the code's prefix (BMS...) */
+                faultType?: string | null;
+                /** @description first day (yyyy-MM-dd); default: six days before end */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                current?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_FaultType__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_fault_tree": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description fault code contains */
+                code?: string | null;
+                /** @description the type: the code's prefix (BMS...) */
+                faultType?: string | null;
+                /** @description first day (yyyy-MM-dd); default: six days before end */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_FaultTreeNode__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -10627,6 +16513,214 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_ReportPage_EfficiencyRow__EfficiencyTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_team_waterfall": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Waterfall_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_run_condition": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_RunCondition_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_temperature": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Temperatures_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_total_mileage": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Mileage_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_efficiency_calendar": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description yyyy-MM (the tenant's local month); default: this month */
+                month?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Calendar_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_work_time_thermal": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Thermal_"];
                 };
             };
             /** @description Validation Error */
@@ -10772,6 +16866,78 @@ export interface operations {
             };
         };
     };
+    "positionTrailing-vehicle_alarm_detail": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+                /** @description only alarms of this kind */
+                kind?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AlarmItem__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "positionTrailing-vehicle_alarm_counts": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AlarmCount__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "positionTrailing-vehicle_real_time": {
         parameters: {
             query: {
@@ -10803,7 +16969,39 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_track": {
+    "positionTrailing-vehicle_car_tree": {
+        parameters: {
+            query?: {
+                /** @description only vehicles whose number holds this */
+                carNo?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CarTreeNode__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "positionTrailing-vehicle_phases": {
         parameters: {
             query: {
                 carId: string;
@@ -10824,7 +17022,578 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["R_Phases_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "positionTrailing-vehicle_track": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+                /** @description the map's zoom: no detail finer than a pixel at it (none: just the cap) */
+                zoom?: number | null;
+                /** @description the most points sent */
+                maxPoints?: number;
+                /** @description a standstill this long is a stop */
+                stopMinutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["R_Track_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-site_msg_not_read_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+        };
+    };
+    "message-site_msg_message_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_SiteMessageOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-site_msg_message_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description a key of the dictionary message_type */
+                msgType?: number | null;
+                /** @description 0 unread, 1 read */
+                isRead?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_SiteMessageOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-site_msg_all_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+        };
+    };
+    "message-site_msg_delete_messages": {
+        parameters: {
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-site_msg_mark_read": {
+        parameters: {
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-site_msg_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_SiteMessageOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_check_send_type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiveSendTypeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_receive_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                ascs?: string;
+                descs?: string;
+                /** @description one message type only */
+                msgType?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_ReceiveOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_remove_receive_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiveUsersIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_restore_default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiveTypeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_user_delete_receive_users": {
+        parameters: {
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_user_receive_user_page": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                ascs?: string;
+                descs?: string;
+                /** @description a key of the business dictionary message_type */
+                msgType: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_ReceiveUserOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_user_select_user_list": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                ascs?: string;
+                descs?: string;
+                /** @description a key of the business dictionary message_type */
+                msgType: number;
+                /** @description part of the account */
+                account?: string | null;
+                /** @description part of the name */
+                realName?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_UserChoice__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "message-msg_receive_user_select_user_sub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiveUsersIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-attach_upload_file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_files-attach_upload_file"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_UploadOut_"];
                 };
             };
             /** @description Validation Error */
@@ -11016,6 +17785,352 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_LogUsualOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-attach_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AttachOut_"];
+                };
+            };
+        };
+    };
+    "files-attach_download_attach": {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-attach_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_AttachOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-attach_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-attach_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AttachOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-oss_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_OssOut_"];
+                };
+            };
+        };
+    };
+    "files-oss_enable_oss": {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_OssOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-oss_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_OssOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-oss_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-oss_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OssInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_OssOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-oss_test_oss": {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
                 };
             };
             /** @description Validation Error */
@@ -14503,6 +21618,266 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_str_"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_export_alarm_all_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description one vehicle */
+                carId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description driver name contains */
+                driverName?: string | null;
+                /** @description one kind of alarm (e.g. fence_out) */
+                kind?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_export_alarm_collision_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description one vehicle */
+                carId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description driver name contains */
+                driverName?: string | null;
+                /** @description collision level 1 (mildest) to 5 (most severe) */
+                level?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_export_alarm_fault_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description one vehicle */
+                carId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description driver name contains */
+                driverName?: string | null;
+                /** @description fault code contains */
+                code?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_export_alarm_overload_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description one vehicle */
+                carId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description driver name contains */
+                driverName?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_export_alarm_speeding_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description one vehicle */
+                carId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description driver name contains */
+                driverName?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-vehicle_export_alarm_warning_list": {
+        parameters: {
+            query?: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description one vehicle */
+                carId?: string | null;
+                /** @description vehicle number contains */
+                carNo?: string | null;
+                /** @description driver name contains */
+                driverName?: string | null;
+                /** @description one kind of alarm (e.g. fence_out) */
+                kind?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import {
+  AlertOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
   AuditOutlined,
@@ -17,7 +18,9 @@ import {
   FileTextOutlined,
   FolderOutlined,
   HistoryOutlined,
+  MessageOutlined,
   MonitorOutlined,
+  NodeIndexOutlined,
   NotificationOutlined,
   PartitionOutlined,
   SafetyOutlined,
@@ -63,6 +66,10 @@ const BY_KEY: Record<string, ReactNode> = {
   fence: <BorderOuterOutlined />,
   car_monitor: <EnvironmentOutlined />,
   command_log: <HistoryOutlined />,
+  car_track: <NodeIndexOutlined />,
+  intelligent_report: <BarChartOutlined />,
+  alarm_center: <AlertOutlined />,
+  message: <MessageOutlined />,
   SettingOutlined: <SettingOutlined />,
   CarOutlined: <CarOutlined />,
   DashboardOutlined: <DashboardOutlined />,

@@ -17,6 +17,9 @@ import command, { COMMAND_LOG_PATH } from './fleet/command';
 import logUsual, { LOG_USUAL_PATH } from './system/logUsual';
 import logApi, { LOG_API_PATH } from './system/logApi';
 import logError, { LOG_ERROR_PATH } from './system/logError';
+import notice, { NOTICE_PATH } from './desk/notice';
+import oss, { OSS_PATH } from './system/oss';
+import attach, { ATTACH_PATH } from './system/attach';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -26,9 +29,15 @@ const DictVertical = lazy(() => import('../pages/dict/DictVertical'));
 // the map (MapLibre, terra-draw) loads with this page only
 const FenceEditor = lazy(() => import('../pages/fence/FenceEditor'));
 const LiveMonitor = lazy(() => import('../pages/monitor/LiveMonitor'));
+const TrackPlayback = lazy(() => import('../pages/track/TrackPlayback'));
 const MapSetting = lazy(() => import('../pages/map/MapSetting'));
 const VehicleEfficiency = lazy(() => import('../pages/report/VehicleEfficiency'));
 const RegionPage = lazy(() => import('../pages/region/RegionPage'));
+const MessageCenter = lazy(() => import('../pages/message/MessageCenter'));
+const ReceiveSettings = lazy(() => import('../pages/message/ReceiveSettings'));
+const AlarmRecords = lazy(() => import('../pages/alarm/AlarmRecords'));
+const AbnormalVehicles = lazy(() => import('../pages/alarm/AbnormalVehicles'));
+const FaultCodes = lazy(() => import('../pages/alarm/FaultCodes'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -47,6 +56,7 @@ export const PAGES: Record<string, PageEntry> = {
   '/system/user': resource(user),
   [FENCE_LIST_PATH]: resource(fence),
   '/fleet/monitor': { kind: 'component', component: LiveMonitor },
+  '/fleet/track': { kind: 'component', component: TrackPlayback },
   '/operation/map': { kind: 'component', component: MapSetting },
   '/report/efficiency': { kind: 'component', component: VehicleEfficiency },
   [VEHICLE_LIST_PATH]: resource(vehicle),
@@ -55,6 +65,14 @@ export const PAGES: Record<string, PageEntry> = {
   [LOG_API_PATH]: resource(logApi),
   [LOG_ERROR_PATH]: resource(logError),
   '/system/region': { kind: 'component', component: RegionPage },
+  '/desk/message': { kind: 'component', component: MessageCenter },
+  [NOTICE_PATH]: resource(notice),
+  '/desk/receive': { kind: 'component', component: ReceiveSettings },
+  [OSS_PATH]: resource(oss),
+  [ATTACH_PATH]: resource(attach),
+  '/alarm/record': { kind: 'component', component: AlarmRecords },
+  '/alarm/abnormal': { kind: 'component', component: AbnormalVehicles },
+  '/alarm/fault': { kind: 'component', component: FaultCodes },
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

@@ -1,5 +1,8 @@
 """The reports' calls (imported by ``liftdesk.app.load_contexts``)."""
 
+from liftdesk.reporting.api import alarms as alarms
 from liftdesk.reporting.api import efficiency as efficiency
+from liftdesk.reporting.api import faults as faults
+from liftdesk.reporting.api import home as home
 
-__all__ = ["efficiency"]
+__all__ = ["alarms", "efficiency", "faults", "home"]

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.fleet.models import Vehicle
+from liftdesk.system.messages import alarm_messages
 from liftdesk.system.models import Tenant
 from liftdesk.telemetry.fences import attach_fences, load_fences
 from liftdesk.telemetry.messages import STATUS_FIX, DriverChange, Fix, Report, UnknownDevice
@@ -350,6 +351,8 @@ class Pipeline:
             await self.bus.publish(LIVE_TOPIC, live_view(v, batch.now))
         for event in batch.new_events:
             await self.bus.publish(EVENT_TOPIC, event_message(event))
+        if batch.new_events:  # in-site messages to their receivers: one transaction per batch, never failing it
+            await alarm_messages(self.db, batch.new_events, {vid: v.car_no or "" for vid, v in batch.states.items()})
 
     # ------------------------------------------------------------------ contexts and tenants
 

@@ -1,9 +1,12 @@
-import { createElement } from 'react';
+import { createElement, lazy } from 'react';
 import { Tag } from 'antd';
 import { action, operation } from '../../api/manifest';
 import { defineResource } from '../types';
 
 export const VEHICLE_LIST_PATH = '/fleet/vehicle';
+
+// a vehicle's meter, CAN data, diagnosis, run history and charts, loaded when first opened
+const VehicleDetail = lazy(() => import('../../pages/vehicle/VehicleDetail'));
 
 const withUnit = (unit: string) => (value: unknown) => (value === null || value === undefined || value === '' ? '-' : `${String(value)} ${unit}`);
 
@@ -29,6 +32,7 @@ export default defineResource({
       params: (row) => ({ carId: String(row.id) }),
       when: (row) => !!row.deviceNumber,
     },
+    { key: 'vehicleDetail', label: 'vehicleDetail.open', permission: 'view', open: VehicleDetail },
   ],
   columns: [
     { prop: 'carNo', label: 'vehicle.carNo', search: true, searchParam: 'carNo_like', width: 130 },
