@@ -19,6 +19,8 @@ from sqlalchemy import select
 from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
+from liftdesk.fleet.models import Vehicle
+from liftdesk.system.messages import alarm_messages
 from liftdesk.system.models import Tenant
 from liftdesk.telemetry.models import Event, VehicleState
 from liftdesk.telemetry.rules import Thresholds, tenant_thresholds
@@ -86,6 +88,12 @@ async def mark_offline(db: Database, bus: Bus | None = None, now: datetime | Non
             st.online = False
             opened.append((st, row))
         await s.commit()
+        plates: dict[int, str] = {}
+        if opened:
+            ids = [st.vehicle_id for st, _ in opened]
+            plates = dict((await s.execute(select(Vehicle.id, Vehicle.car_no).where(Vehicle.id.in_(ids)))).all())
+    if opened:  # in-site messages to the receivers of the alarm type, as the pipeline's alarms (never failing)
+        await alarm_messages(db, [row for _, row in opened], plates)
     if bus is not None:
         for st, row in opened:
             await bus.publish(

@@ -19,7 +19,8 @@ from liftdesk.core.config import Settings
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Vehicle
-from liftdesk.system.models import Tenant
+from liftdesk.system.messages import alarm_type
+from liftdesk.system.models import SiteMessage, Tenant
 from liftdesk.system.service import SETTINGS_CHANGED
 from liftdesk.telemetry.jobs import Jobs, apply_retention, mark_offline
 from liftdesk.telemetry.messages import Fix, Report
@@ -88,6 +89,11 @@ async def test_the_running_pipeline_closes_the_offline_alarm(app: FastAPI, db: D
     await Jobs(db, app.state.bus).run_once()
     await p.commit(staged)
     assert await mark_offline(db, app.state.bus) == 0, "one alarm per silence"
+    async with db.sessionmaker() as s:
+        told = (await s.execute(select(SiteMessage).where(SiteMessage.business_id == vid))).scalars().all()
+    # the tenant's administrators (the default receivers of 长时间离线) are told once each, naming the vehicle
+    assert told and len({m.user_id for m in told}) == len(told), told
+    assert all(m.msg_type == alarm_type("offline") and f"J-{dev[-5:]}" in m.content for m in told)
     mine = [m for _, m in heard if m["carId"] == str(vid)]
     assert [m["kind"] for m in mine if "kind" in m] == ["offline"], "the live feed hears of the alarm"
     assert [m["online"] for m in mine if "online" in m] == [False], "... and that the vehicle is offline"
