@@ -46,6 +46,27 @@ async def _real_time(api: Api, tenant: str) -> Call:
     return Call(params={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
 
 
+async def _state_list(api: Api, tenant: str) -> Call:
+    """A list of vehicles with their live state, searched by the new vehicle's number (electric by default)."""
+    car = await vehicle(api, tenant)
+    return Call(json={"carNo": car["carNo"], "size": 50}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _diesel_list(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    r = await api.post(f"{FICS}/carInfo/updateCarInfoById", json={"id": car["id"], "carType": 0}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(json={"carNo": car["carNo"], "size": 50}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _by_frame(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    frame = f"VIN{car['id']}"
+    r = await api.post(f"{FICS}/carInfo/updateCarInfoById", json={"id": car["id"], "frameNumber": frame}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(params={"frameNumber": frame}, marker=car["id"], probe=vehicle_probe(car))
+
+
 async def _of_vehicle(api: Api, tenant: str) -> Call:
     """A call about one vehicle whose answer does not name it (its alarm counts, its alarms)."""
     car = await vehicle(api, tenant)
@@ -225,6 +246,10 @@ VEHICLE_CASES: dict[str, ActionCase] = {
     key("GET", f"{FICS}/carStatus/getCnt"): ActionCase(_count),
     key("GET", f"{FICS}/positionTrailing/carRealTimeInfo"): ActionCase(_real_time),
     key("GET", f"{FICS}/positionTrailing/positionTrailing"): ActionCase(_real_time),
+    key("POST", f"{FICS}/carInfo/getCarStateInfoList"): ActionCase(_state_list),
+    key("POST", f"{FICS}/carInfo/getCarElectricVehicleInfoList"): ActionCase(_state_list),
+    key("POST", f"{FICS}/carInfo/getCarDieselVehicleInfoList"): ActionCase(_diesel_list),
+    key("GET", f"{FICS}/carInfo/getCarInfoByFrameNumber"): ActionCase(_by_frame),
     key("GET", f"{FICS}/positionTrailing/phaseData"): ActionCase(_real_time),
     key("GET", f"{FICS}/positionTrailing/alarmStatics"): ActionCase(_of_vehicle),
     key("GET", f"{FICS}/positionTrailing/alarmDetail"): ActionCase(_of_vehicle),

@@ -712,6 +712,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarDieselVehicleInfoList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The combustion vehicles (diesel, petrol, natural gas) with their live state, paged; the filters of getCarStateInfoList
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_state_list_combustion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarElectricVehicleInfoList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The electric vehicles (every type but diesel, petrol and natural gas) with their live state (charge in soc), paged; the filters of getCarStateInfoList
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_state_list_electric"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarElectronicsSet": {
         parameters: {
             query?: never;
@@ -789,6 +829,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarInfoByFrameNumber": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vehicle with this frame number (the caller's scope), as getCarInfo answers it
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carInfo-vehicle_by_frame_number"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarLastGPSInfo": {
         parameters: {
             query?: never;
@@ -843,6 +903,26 @@ export interface paths {
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
         post: operations["alarm-vehicle_alarm_speeding_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarStateInfoList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The vehicles with their live state, paged; filters: organisation branch, number, type, state (offline, off, idle, moving, loaded, alarm)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_state_list_all"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8898,6 +8978,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[StateRow] */
+        Page_StateRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["StateRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[TenantOut] */
         Page_TenantOut_: {
             /** Current */
@@ -10362,6 +10455,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_SiteMessageOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[StateRow]] */
+        R_Page_StateRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_StateRow_"] | null;
             /**
              * Msg
              * @default
@@ -12387,6 +12499,124 @@ export interface components {
             power: "electric" | "combustion";
             /** @description the sums over the range (day: its last day) */
             totals: components["schemas"]["StageDay"];
+        };
+        /** StateListIn */
+        StateListIn: {
+            /**
+             * Carno
+             * @description vehicles whose number holds this
+             */
+            carNo?: string | null;
+            /**
+             * Cartype
+             * @description a value of the car_type dictionary
+             */
+            carType?: number | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Mechanismid
+             * @description an organisation and the ones under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page
+             * @default 10
+             */
+            size: number;
+            /**
+             * State
+             * @description offline, or the state of an online vehicle, or alarm
+             */
+            state?: ("offline" | "off" | "idle" | "moving" | "loaded" | "alarm") | null;
+        };
+        /** StateRow */
+        StateRow: {
+            /**
+             * Acc
+             * @default false
+             */
+            acc: boolean;
+            /** Alarms */
+            alarms: string[];
+            /** Can */
+            can: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string | null;
+            /** Cartype */
+            carType: number | null;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Clockfault
+             * @default false
+             */
+            clockFault: boolean;
+            /** Clockfaulttime */
+            clockFaultTime: string | null;
+            /** Devicenumber */
+            deviceNumber: string | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /** Drivername */
+            driverName: string | null;
+            /** Gpstime */
+            gpsTime: string | null;
+            /** Lastseen */
+            lastSeen: string | null;
+            /** Lat */
+            lat: number | null;
+            /** Loadkg */
+            loadKg: number | null;
+            /** Locklevel */
+            lockLevel: number | null;
+            /** Lon */
+            lon: number | null;
+            /** Mechanismid */
+            mechanismId: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /** Mileage */
+            mileage: number | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /** Soc */
+            soc: number | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /**
+             * State
+             * @default off
+             */
+            state: string;
+            /** Tenantid */
+            tenantId: string;
         };
         /** StatusCount */
         StatusCount: {
@@ -15178,6 +15408,72 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_state_list_combustion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StateListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_StateRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_state_list_electric": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StateListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_StateRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "fence-fence_fences_of_car": {
         parameters: {
             query: {
@@ -15309,6 +15605,38 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_by_frame_number": {
+        parameters: {
+            query: {
+                /** @description the vehicle's frame number (VIN), exactly */
+                frameNumber: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_VehicleOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carInfo-vehicle_last_gps": {
         parameters: {
             query?: never;
@@ -15395,6 +15723,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_state_list_all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StateListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_StateRow__"];
                 };
             };
             /** @description Validation Error */

@@ -2,6 +2,6 @@
 the fleet's events, ``telemetry.subscriptions``)."""
 
 from liftdesk.telemetry import subscriptions
-from liftdesk.telemetry.api import car_settings, commands, ingest, live, monitor_charts, status, track
+from liftdesk.telemetry.api import car_settings, commands, ingest, lists, live, monitor_charts, status, track
 
-__all__ = ["car_settings", "commands", "ingest", "live", "monitor_charts", "status", "subscriptions", "track"]
+__all__ = ["car_settings", "commands", "ingest", "lists", "live", "monitor_charts", "status", "subscriptions", "track"]
