@@ -48,7 +48,8 @@ async def test_lists_follow_the_live_state_and_the_power(api: Api, tenants: Tena
     page = (await api.post(f"{F}/getCarStateInfoList", json={"carNo": stem, "state": "moving"}))["data"]
     [row] = page["records"]
     assert page["total"] == 1 and row["online"] is True and row["speed"] == 6.0 and row["carTypeName"]
-    assert row["mechanismName"] is not None
+    shown = (await api.get(f"{F}/getCarInfo", params={"carId": electric["id"]}))["data"]
+    assert row["mechanismName"] == shown["mechanismName"] != "" and row["carTypeName"] == shown["carTypeName"]
 
     bad = await api.post(f"{F}/getCarStateInfoList", json={"state": "flying"})
     assert bad["code"] == 400 and "state" in bad["msg"]
