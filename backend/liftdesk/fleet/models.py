@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Float, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Float, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from liftdesk.core.db import Base, BaseEntity, TenantMixin
+from liftdesk.core.db import Base, BaseEntity, TenantMixin, utcnow
 
 
 class Vehicle(BaseEntity, TenantMixin, Base):
@@ -77,3 +77,104 @@ class FenceCar(TenantMixin, Base):
     __tablename__ = "fics_fence_car"
     fence_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False, index=True)
+
+
+# --- Drivers (issue 14) -------------------------------------------------------------------------------------------
+# One data model shared by the drivers' calls (``fleet/api/drivers*.py``), their papers and reminders, and the
+# enforcement on the vehicle (telemetry reacts to ``fleet.service.DRIVER_CARDS_CHANGED``).
+
+
+class Driver(BaseEntity, TenantMixin, Base):
+    """A driver (``personnel`` / ``driver``): the person, their licence, face photo and app account.
+
+    ``mechanism_id`` is the organisation the driver belongs to (none: unbound from every organisation).
+    ``license_valid_until`` is the licence's validity (the annual review expiry): a card is accepted on a vehicle
+    only while it is not past. ``blacklisted`` drivers are refused on every vehicle.
+    """
+
+    __tablename__ = "fics_driver"
+    name: Mapped[str] = mapped_column(String(32))
+    sex: Mapped[int] = mapped_column(default=0)  # 0 unknown, 1 male, 2 female
+    phone: Mapped[str | None] = mapped_column(String(20), index=True)
+    job_number: Mapped[str | None] = mapped_column(String(32))
+    position: Mapped[str | None] = mapped_column(String(32))
+    age: Mapped[int | None]
+    home_address: Mapped[str | None] = mapped_column(String(128))
+    hometown: Mapped[str | None] = mapped_column(String(64))
+    emergency_phone: Mapped[str | None] = mapped_column(String(20))
+    work_type: Mapped[int | None]  # dictionary ``driver_work_type``
+    entry_date: Mapped[datetime | None]
+    medical_date: Mapped[datetime | None]
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    photo: Mapped[str | None] = mapped_column(String(500))
+    # the driving licence
+    license_number: Mapped[str | None] = mapped_column(String(32))
+    license_type: Mapped[str | None] = mapped_column(String(32))
+    license_issue_date: Mapped[datetime | None]
+    license_valid_until: Mapped[datetime | None] = mapped_column(index=True)
+    # the face photo (a file of the tenant's store) and whether it was issued to the vehicles' devices
+    face_photo: Mapped[str | None] = mapped_column(String(500))
+    face_issued: Mapped[int] = mapped_column(default=0)
+    # the mini-program (app) account; the password is stored hashed (core.security)
+    app_account: Mapped[str | None] = mapped_column(String(32))
+    app_password: Mapped[str | None] = mapped_column(String(255))
+    blacklisted: Mapped[int] = mapped_column(default=0)
+    blacklist_reason: Mapped[str | None] = mapped_column(String(255))
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
+class DriverCard(BaseEntity, TenantMixin, Base):
+    """An IC card. ``driver_id`` none: the card is unbound (kept for rebinding). ``card_kind`` 1 main, 2 sub.
+
+    ``serial_number`` (exactly 10 digits) is what the card reader reports (0x0702) and is unique in the tenant among
+    cards not deleted; ``password`` is the card's numeric PIN, which the terminal checks, so it is kept as given (never
+    shown in lists).
+    """
+
+    __tablename__ = "fics_driver_card"
+    __table_args__ = (
+        # one live card per serial in a tenant, whatever runs at once
+        Index(
+            "ux_fics_driver_card_serial",
+            "tenant_id",
+            "serial_number",
+            unique=True,
+            sqlite_where=text("is_deleted = 0"),
+            postgresql_where=text("is_deleted = 0"),
+        ),
+    )
+    driver_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    card_kind: Mapped[int] = mapped_column(default=1)
+    card_level: Mapped[int | None]
+    card_number: Mapped[str] = mapped_column(String(32))
+    serial_number: Mapped[str] = mapped_column(String(10), index=True)
+    verify_mode: Mapped[int | None]
+    password: Mapped[str | None] = mapped_column(String(16))
+
+
+class DriverCar(TenantMixin, Base):
+    """A driver authorized for a vehicle (at most 200 vehicles per driver)."""
+
+    __tablename__ = "fics_driver_car"
+    driver_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False, index=True)
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DriverApply(BaseEntity, TenantMixin, Base):
+    """A driver's application (from the app): pending (0), approved (1) or rejected (2), with the audit note.
+
+    Approval makes (or updates) the driver ``driver_id``.
+    """
+
+    __tablename__ = "fics_driver_apply"
+    name: Mapped[str] = mapped_column(String(32))
+    phone: Mapped[str | None] = mapped_column(String(20))
+    job_number: Mapped[str | None] = mapped_column(String(32))
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    license_number: Mapped[str | None] = mapped_column(String(32))
+    apply_status: Mapped[int] = mapped_column(default=0, index=True)
+    audit_note: Mapped[str | None] = mapped_column(String(255))
+    audit_user: Mapped[int | None] = mapped_column(BigInteger)
+    audit_time: Mapped[datetime | None]
+    driver_id: Mapped[int | None] = mapped_column(BigInteger)

@@ -44,6 +44,9 @@ VEHICLES_LISTED = "fleet.vehicle.listed"
 FENCE_CHECKING = "fleet.fence.checking"
 #: ``changes``: terminals must set or drop fence areas (``AreaChange``), once the transaction has committed.
 FENCE_AREAS = "fleet.fence.areas"
+#: ``vehicle_ids``: the cards accepted on these vehicles changed (an authorization, a card, a licence, a blacklist,
+#: a driver removed); telemetry sends each vehicle's card list to its terminal once the transaction has committed.
+DRIVER_CARDS_CHANGED = "fleet.driver.cards_changed"
 
 
 async def place_in_organisation(ctx: Ctx, obj: Any, creating: bool) -> None:
