@@ -164,9 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser(
         "gateway", help="terminal gateway (JT/T 808, MQTT) + pipeline + command sending, no HTTP"
     ).set_defaults(func=cmd_gateway)
-    sub.add_parser("worker", help="scheduled jobs (offline detection, retention), no HTTP").set_defaults(
-        func=cmd_worker
-    )
+    sub.add_parser(
+        "worker", help="scheduled jobs (offline detection, retention, expiry reminders), no HTTP"
+    ).set_defaults(func=cmd_worker)
     sub.add_parser("migrate", help="apply database migrations").set_defaults(func=cmd_migrate)
     sub.add_parser("seed", help="write seed data into an empty database").set_defaults(func=cmd_seed)
     sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(func=cmd_openapi)
