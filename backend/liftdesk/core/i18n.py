@@ -217,6 +217,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{field}: 证件图片只能是 jpg 或 png: {value}",
         "{field}: pictures must be jpg or png: {value}",
     ),
+    "paper_holder_unknown": ("{field}: 司机不存在", "{field}: no such driver"),
+    "paper_picture_unknown": ("{field}: 图片附件不存在: {value}", "{field}: no such picture attachment: {value}"),
     "paper_return_past": ("{field}: 归还日期不能早于今天", "{field}: the return date cannot be before today"),
     "reminder_not_open": ("该提醒{state}, 不能忽略", "The reminder is {state}: it cannot be ignored"),
     "reminder_state_0": ("待处理", "open"),

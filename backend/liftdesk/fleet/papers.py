@@ -202,7 +202,7 @@ async def holder(ctx: Ctx, driver_id: int) -> Driver:
     """The driver ``driver_id`` if the caller's scope of drivers shows them; else 400 naming ``driverId``."""
     found = (await ctx.session.execute(ctx.scope.select(Driver).where(Driver.id == driver_id))).scalar_one_or_none()
     if found is None:
-        raise ServiceError(t("field_invalid", field="driverId"))
+        raise ServiceError(t("paper_holder_unknown", field="driverId"))
     return found
 
 
@@ -214,7 +214,7 @@ async def place_with_holder(ctx: Ctx, paper: DriverPaper, creating: bool) -> Non
     if ctx.scope.narrows(DriverPaper):
         admitted = await ctx.session.execute(select(ctx.scope.admits(paper)))
         if not admitted.scalar():
-            raise ServiceError(t("field_invalid", field="driverId"))
+            raise ServiceError(t("paper_holder_unknown", field="driverId"))
 
 
 async def follow_holders(ctx: Ctx, driver_ids: Sequence[int]) -> None:
@@ -239,24 +239,34 @@ async def follow_holders(ctx: Ctx, driver_ids: Sequence[int]) -> None:
 
 async def check_pictures(ctx: Ctx, pictures: Sequence[Mapping[str, Any]]) -> list[Attach]:
     """The attachments of ``pictures`` (``attach_id``, ``side``): of the caller's tenant, jpg or png, at most 5 MB,
-    at most 6, each once; otherwise 400 naming ``pictures``."""
+    at most 6; otherwise 400 naming ``pictures``."""
     if len(pictures) > MAX_PAPER_PICTURES:
         raise ServiceError(t("too_many", field="pictures", limit=MAX_PAPER_PICTURES))
     ids = [int(p["attach_id"]) for p in pictures]
-    if len(set(ids)) != len(ids):
-        raise ServiceError(t("field_invalid", field="pictures"))
     if not ids:
         return []
     rows = await ctx.session.execute(ctx.scope.select(Attach, data=False).where(Attach.id.in_(ids)))
     found = {a.id: a for a in rows.scalars()}
-    if len(found) != len(ids):
-        raise ServiceError(t("field_invalid", field="pictures"))
+    missing = [str(i) for i in ids if i not in found]
+    if missing:
+        raise ServiceError(t("paper_picture_unknown", field="pictures", value=", ".join(missing)))
     for attach in found.values():
         if (attach.extension or "").lower() not in PICTURE_KINDS:
             raise ServiceError(t("paper_picture_type", field="pictures", value=attach.original_name))
         if (attach.attach_size or 0) > PICTURE_MAX_BYTES:
             raise ServiceError(t("file_too_large", field="pictures", limit=PICTURE_MAX_BYTES // (1024 * 1024)))
     return [found[i] for i in ids]
+
+
+def unique_pictures(pictures: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Each attachment once (the first time it is given)."""
+    seen: set[int] = set()
+    out = []
+    for p in pictures:
+        if int(p["attach_id"]) not in seen:
+            seen.add(int(p["attach_id"]))
+            out.append(p)
+    return out
 
 
 async def write_pictures(ctx: Ctx, paper: DriverPaper, pictures: Sequence[Mapping[str, Any]]) -> None:
@@ -311,6 +321,7 @@ class PaperHooks(Hooks):
         if creating or "driver_id" in data:
             await place_with_holder(ctx, obj, creating)
         if data.get("pictures") is not None:
+            data["pictures"] = unique_pictures(data["pictures"])
             await check_pictures(ctx, data["pictures"])
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:

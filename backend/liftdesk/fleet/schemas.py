@@ -317,27 +317,29 @@ class PaperLogOut(Schema):
 
 
 class DriverReminderIn(Schema):
-    """Nothing: reminders are written by the daily job only (``fleet.reminders``), never submitted."""
+    """A reminder's own fields (the list's fields for the web app): written by the daily job only
+    (``fleet.reminders``), never submitted (the resource has no write operation)."""
+
+    source: Annotated[int, Field(ge=1, le=2, description="1 the driver's licence, 2 a paper")] = 1
+    source_id: Id
+    driver_id: Id
+    paper_id: Id | None = None
+    mechanism_id: Id | None = None
+    expire_date: Time
+    threshold: Annotated[int, Field(description="30, 7 or 0 days before the expiry day")] = 30
+    remind_type: Annotated[int, Field(ge=1, le=2, description="1 expiring soon, 2 expired")] = 1
+    remind_state: Annotated[int, Field(ge=0, le=2, description="0 open, 1 ignored, 2 done")] = 0
+    ignore_time: Time | None = None
 
 
 DriverReminderOut = out_schema(
     "DriverReminderOut",
     DriverReminderIn,
     m.DriverReminder,
-    source=(int, 1),
-    source_id=(Id, ...),
-    driver_id=(Id, ...),
     driver_name=(str | None, None),
-    paper_id=(Id | None, None),
     paper_number=(str | None, None),
     paper_type=(int | None, None),
     license_number=(str | None, None),
-    mechanism_id=(Id | None, None),
     mechanism_name=(str | None, None),
-    expire_date=(Time, ...),
-    threshold=(int, 30),
     days_left=(int, 0),
-    remind_type=(int, 1),
-    remind_state=(int, 0),
-    ignore_time=(Time | None, None),
 )

@@ -238,7 +238,7 @@ async def test_another_tenants_driver_or_paper_is_refused(api: Api, tenants: Ten
     theirs = await insert_driver(api, tenants.b)
     body = {"driverId": theirs["id"], "paperNumber": api.unique("X-")}
     answer = await api.post(f"{PAPER}/save", json=body)
-    assert answer["code"] == 400 and "driverId" in answer["msg"], answer
+    assert answer["code"] == 400 and answer["msg"] == "driverId: 司机不存在", answer
     mine = await new_paper(api)
     moved = await api.post(f"{PAPER}/update", json={"id": mine["id"], "driverId": theirs["id"]})
     assert moved["code"] == 400 and "driverId" in moved["msg"], moved
