@@ -60,6 +60,11 @@ async def _prefixes(api: Api, tenant: str) -> Call:
     return Call()
 
 
+async def _holders(api: Api, tenant: str) -> Call:
+    driver = await insert_driver(api, tenant)
+    return Call(params={"name": driver["name"]}, marker=driver["id"])
+
+
 CASES: dict[str, ActionCase] = {
     key("POST", f"{PAPER}/submitTrial"): ActionCase(_submit),
     key("POST", f"{PAPER}/audit"): ActionCase(_audit),
@@ -68,6 +73,7 @@ CASES: dict[str, ActionCase] = {
     key("GET", f"{PAPER}/paperView"): ActionCase(_lent),
     key("GET", f"{REMINDER}/ignore/{{id}}"): ActionCase(_ignore),
     key("GET", "/api/blade-fics/fics/phonePrefix/listPhonePrefix"): ActionCase(_prefixes),
+    key("GET", "/api/liftdesk/driverPaper/holders"): ActionCase(_holders),
 }
 
 EXEMPTIONS: dict[str, str] = {}

@@ -5057,6 +5057,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/driverPaper/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The drivers a paper may be given to (the caller's scope of drivers), by name, for the holder picker (at most 500; narrowed by name)
+         * @description Permission: one of the menus driver_paper. Kind: read.
+         */
+        get: operations["driverInfoPaper-driver_paper_holders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/fence/bindCars": {
         parameters: {
             query?: never;
@@ -7726,6 +7746,17 @@ export interface components {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /** HolderOut */
+        HolderOut: {
+            /** Id */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name: string;
         };
         /**
          * HomeAlarm
@@ -12303,6 +12334,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["FleetDay"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[HolderOut]] */
+        R_list_HolderOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["HolderOut"][] | null;
             /**
              * Msg
              * @default
@@ -23717,6 +23768,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_holders": {
+        parameters: {
+            query?: {
+                /** @description part of the driver's name */
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_HolderOut__"];
                 };
             };
             /** @description Validation Error */

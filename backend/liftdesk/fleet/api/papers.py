@@ -22,7 +22,7 @@ from liftdesk.core.paging import Page, PageQuery, page_body, paginate
 from liftdesk.core.schemas import Id, Schema, Time, documented
 from liftdesk.fleet import papers as rules
 from liftdesk.fleet import resources as res
-from liftdesk.fleet.models import DriverPaper, DriverPaperLog
+from liftdesk.fleet.models import Driver, DriverPaper, DriverPaperLog
 from liftdesk.fleet.schemas import DriverPaperOut, PaperLogOut
 
 PAPER = res.DRIVER_PAPER
@@ -237,4 +237,36 @@ async def paper_view(ctx: crud.Ctx, query: PaperIdQuery) -> dict[str, Any]:
     return row
 
 
-__all__ = ["audit", "loan", "loan_record", "paper_view", "submit_trial"]
+class HolderQuery(Schema):
+    name: Annotated[str | None, Field(default=None, max_length=32, description="part of the driver's name")] = None
+
+
+class HolderOut(Schema):
+    id: Id
+    name: str
+    job_number: str | None = None
+    mechanism_id: Id | None = None
+
+
+#: The most holders the picker lists at once (narrowed by name beyond that).
+MAX_HOLDERS = 500
+
+
+@PAPER.action(
+    "GET",
+    "/api/liftdesk/driverPaper/holders",
+    kind="read",
+    query=HolderQuery,
+    answer=list[HolderOut],
+    summary="The drivers a paper may be given to (the caller's scope of drivers), by name, for the holder picker "
+    "(at most 500; narrowed by name)",
+)
+async def holders(ctx: crud.Ctx, query: HolderQuery) -> list[HolderOut]:
+    stmt = ctx.scope.select(Driver)
+    if query.name:
+        stmt = stmt.where(Driver.name.contains(query.name, autoescape=True))
+    rows = await ctx.session.execute(stmt.order_by(Driver.name, Driver.id).limit(MAX_HOLDERS))
+    return [HolderOut.model_validate(d) for d in rows.scalars()]
+
+
+__all__ = ["audit", "holders", "loan", "loan_record", "paper_view", "submit_trial"]
