@@ -88,7 +88,8 @@ DRIVER_REMINDER = REGISTRY.register(
         schema_out=s.DriverReminderOut,
         code="driver_reminder",
         label="id",
-        ops={"page": "page"},
+        # ``detail`` is ours (the spec lists the page only): the list's view opens one reminder
+        ops={"page": "page", "detail": "detail"},
         post_ops=frozenset({"page"}),
         hooks=reminders.ReminderHooks(),
         default_order=("remind_state", "expire_date"),

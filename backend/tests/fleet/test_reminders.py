@@ -178,6 +178,10 @@ async def test_another_tenant_neither_lists_nor_ignores_reminders(api: Api, tena
     assert ident not in {r["id"] for r in theirs["data"]["records"]}
     refused = await api.get(f"{REMINDER}/ignore/{ident}", tenant=tenants.b)
     assert refused["code"] == 400 and refused["data"] is None, refused
+    hidden = await api.get(f"{REMINDER}/detail", params={"id": ident}, tenant=tenants.b)
+    assert hidden["code"] == 400 and hidden["data"] is None, hidden
+    shown = await api.get(f"{REMINDER}/detail", params={"id": ident})
+    assert shown["code"] == 200 and shown["data"]["driverName"] == driver["name"] and shown["data"]["daysLeft"] == 2
     assert await reminders_of(api, driver["id"]) == [(7, 1, 0)]
 
 
