@@ -217,23 +217,6 @@ async def place_with_holder(ctx: Ctx, paper: DriverPaper, creating: bool) -> Non
             raise ServiceError(t("paper_holder_unknown", field="driverId"))
 
 
-async def follow_holders(ctx: Ctx, driver_ids: Sequence[int]) -> None:
-    """Papers of these drivers move to their holder's organisation (call it when drivers change organisation)."""
-    drivers = await ctx.session.execute(
-        ctx.scope.select(Driver, data=False)
-        .with_only_columns(Driver.id, Driver.mechanism_id)
-        .where(Driver.id.in_(list(driver_ids)))
-    )
-    for driver_id, mechanism_id in drivers.all():
-        papers = await ctx.session.execute(
-            ctx.scope.select(DriverPaper, data=False).where(DriverPaper.driver_id == driver_id)
-        )
-        for paper in papers.scalars():
-            paper.mechanism_id = mechanism_id
-            paper.create_dept = mechanism_id
-    await ctx.session.flush()
-
-
 # ------------------------------------------------------------------------------------------------- pictures
 
 

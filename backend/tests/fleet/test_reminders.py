@@ -16,7 +16,7 @@ from liftdesk.fleet.papers import local_today
 from liftdesk.fleet.reminders import compute_reminders, threshold_of
 from liftdesk.system.models import MessageReceive, MessageReceiveUser, SiteMessage
 from liftdesk.system.seed import ADMIN_USER
-from tests.conftest import Api, Tenants, seed_ids
+from tests.conftest import Api, Tenants, own_organisation_user, seed_ids
 from tests.fleet.paper_fixtures import PAPER, REMINDER, insert_driver, new_paper
 
 
@@ -192,3 +192,34 @@ async def test_phone_prefixes_come_from_libphonenumber(api: Api) -> None:
     assert len(by_region) > 200 and by_region["US"]["code"] == "+1" and by_region["GB"]["code"] == "+44"
     en = await api.get("/api/blade-fics/fics/phonePrefix/listPhonePrefix", headers={"Accept-Language": "en"})
     assert {p["regionCode"]: p["name"] for p in en["data"]}["DE"] == "Germany"
+
+
+async def test_a_reminder_belongs_to_its_drivers_organisation(api: Api) -> None:
+    """A user who sees their own organisation's reminders only: another organisation's are neither listed, read nor
+    ignored; their own are."""
+    today = local_today()
+    ids = await seed_ids(api)
+    inside = await insert_driver(api, mechanism_id=ids["child_dept"], license_valid_until=expiring(today))
+    outside = await insert_driver(api, mechanism_id=ids["dept"], license_valid_until=expiring(today))
+    await compute_reminders(api.db, today)
+    async with api.db.sessionmaker() as s:
+        found = await s.execute(
+            select(DriverReminder.source_id, DriverReminder.id).where(
+                DriverReminder.source_id.in_([int(inside["id"]), int(outside["id"])])
+            )
+        )
+        by_driver = {str(source): str(ident) for source, ident in found.all()}
+    async with own_organisation_user(
+        api,
+        ids["child_dept"],
+        buttons=("driver_reminder_ignore",),
+        resource="driver_reminder",
+        menus=("driver_reminder",),
+    ) as who:
+        listed = await api.post(f"{REMINDER}/page", json={"size": 1000}, **who)
+        seen = {r["id"] for r in listed["data"]["records"]}
+        assert by_driver[inside["id"]] in seen and by_driver[outside["id"]] not in seen
+        assert (await api.get(f"{REMINDER}/detail", params={"id": by_driver[outside["id"]]}, **who))["code"] == 400
+        assert (await api.get(f"{REMINDER}/ignore/{by_driver[outside['id']]}", **who))["code"] == 400
+        assert (await api.get(f"{REMINDER}/ignore/{by_driver[inside['id']]}", **who))["code"] == 200
+    assert await reminders_of(api, outside["id"]) == [(0, 2, 0)]
