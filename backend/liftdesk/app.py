@@ -182,6 +182,7 @@ class Runtime:
         return self.role in ("all", "gateway")
 
     async def start(self) -> None:
+        from liftdesk.fleet.reminders import ReminderJob
         from liftdesk.telemetry.jobs import Jobs
 
         state = self.app.state
@@ -199,6 +200,7 @@ class Runtime:
             parts.append(state.live)
         if self.role in ("all", "worker"):
             parts.append(Jobs(state.db, state.bus))
+            parts.append(ReminderJob(state.db))  # drivers' licence and paper expiry reminders (daily, idempotent)
         for part in parts:
             await part.start()
             self.started.insert(0, part)

@@ -141,6 +141,26 @@ def cmd_seed(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_remind(args: argparse.Namespace) -> int:
+    """The expiry reminders of one day (default: today), now: what the worker does every hour."""
+    from datetime import date
+
+    from liftdesk.core.db import Database
+    from liftdesk.fleet.reminders import compute_reminders
+
+    day = date.fromisoformat(args.date) if args.date else None
+
+    async def _main() -> int:
+        db = Database(get_settings())
+        try:
+            return await compute_reminders(db, day)
+        finally:
+            await db.dispose()
+
+    print(f"{asyncio.run(_main())} reminders written")
+    return 0
+
+
 def cmd_openapi(_: argparse.Namespace) -> int:
     from liftdesk.app import create_app
 
@@ -164,12 +184,15 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser(
         "gateway", help="terminal gateway (JT/T 808, MQTT) + pipeline + command sending, no HTTP"
     ).set_defaults(func=cmd_gateway)
-    sub.add_parser("worker", help="scheduled jobs (offline detection, retention), no HTTP").set_defaults(
-        func=cmd_worker
-    )
+    sub.add_parser(
+        "worker", help="scheduled jobs (offline detection, retention, expiry reminders), no HTTP"
+    ).set_defaults(func=cmd_worker)
     sub.add_parser("migrate", help="apply database migrations").set_defaults(func=cmd_migrate)
     sub.add_parser("seed", help="write seed data into an empty database").set_defaults(func=cmd_seed)
     sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(func=cmd_openapi)
+    p = sub.add_parser("remind", help="write the drivers' licence and paper expiry reminders of a day now")
+    p.add_argument("--date", default="", help="the day (yyyy-mm-dd; default today)")
+    p.set_defaults(func=cmd_remind)
     from liftdesk.telemetry.simulator.cli import cmd_simulate, configure_parser
 
     p = sub.add_parser("simulate", help="run simulated forklifts against the JT/T 808 gateway")

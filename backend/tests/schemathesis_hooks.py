@@ -82,6 +82,14 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
     "dept_has_users": (400, "", "the organisation has users"),
     "cannot_delete_builtin": (400, "", "the row is built in"),
     "command_not_pending": (400, "", "the command is no longer pending"),
+    # drivers' papers and reminders (fleet/papers.py, fleet/api/papers.py, fleet/api/reminders.py)
+    "paper_holder_unknown": (400, "", "driverId names no driver the caller sees (rows that exist)"),
+    "paper_picture_unknown": (400, "", "a picture's attachId names no attachment of the tenant"),
+    "paper_picture_type": (400, "", "a picture's attachment is no jpg or png (what a file holds)"),
+    "paper_refused": (400, "", "the paper's state refuses the change (rows that exist)"),
+    "paper_mixed": (400, "", "the selected papers differ in their states (rows that exist)"),
+    "paper_return_past": (400, "/driverInfoPaper/loan", "a return date before today (no schema knows today)"),
+    "reminder_not_open": (400, "", "the reminder is no longer open"),
 }
 _ID = re.compile(f"^{ID_RE}$")
 

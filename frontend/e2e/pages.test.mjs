@@ -78,6 +78,15 @@ const OWN_FLOW = {
     file: 'files.test.mjs',
     reason: 'attachments are made by uploading a file (no form): uploaded through the page, listed, downloaded and deleted',
   },
+  driver_paper: {
+    file: 'papers.test.mjs',
+    reason:
+      'a paper needs a driver as its holder (drivers are written into the database until their own screens land) and its states change through the toolbar: added with a picture, reviewed, lent, returned, its records read',
+  },
+  driver_reminder: {
+    file: 'papers.test.mjs',
+    reason: 'read-only: reminders are written by the daily job (liftdesk remind), listed on the page and the home card, ignored',
+  },
 };
 
 /**

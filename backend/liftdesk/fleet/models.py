@@ -178,3 +178,106 @@ class DriverApply(BaseEntity, TenantMixin, Base):
     audit_user: Mapped[int | None] = mapped_column(BigInteger)
     audit_time: Mapped[datetime | None]
     driver_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+# --- Driver papers and expiry reminders (issue 14; rules in ``fleet/papers.py``, the job in ``fleet/reminders.py``) --
+
+
+class DriverPaper(BaseEntity, TenantMixin, Base):
+    """A driver's certificate (``driverInfoPaper``): who holds it, what it is, its review, loan and archive states.
+
+    ``mechanism_id`` (and ``create_dept``) is the holder's organisation: data scopes by organisation find a paper
+    where its holder is. The three states (``audit_status``, ``loan_status``, ``archive_status``) change only through
+    the transitions of ``fleet.papers.TRANSITIONS``; every change is written to ``DriverPaperLog``.
+    """
+
+    __tablename__ = "fics_driver_paper"
+    driver_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    paper_number: Mapped[str] = mapped_column(String(32))
+    paper_type: Mapped[int] = mapped_column(default=1)  # dictionary ``paper_type``
+    first_receive_date: Mapped[datetime | None]
+    valid_until: Mapped[datetime | None] = mapped_column(index=True)
+    issuing_authority: Mapped[str | None] = mapped_column(String(64))
+    review_date: Mapped[datetime | None]  # the last periodic review (复审) of the certificate
+    next_review_date: Mapped[datetime | None]
+    remark: Mapped[str | None] = mapped_column(String(255))
+    # review: 0 not submitted, 1 submitted, 2 first review passed, 3 failed, 4 second review passed, 5 failed
+    audit_status: Mapped[int] = mapped_column(default=0, index=True)
+    audit_note: Mapped[str | None] = mapped_column(String(255))
+    submit_time: Mapped[datetime | None]
+    first_audit_user: Mapped[int | None] = mapped_column(BigInteger)
+    first_audit_time: Mapped[datetime | None]
+    second_audit_user: Mapped[int | None] = mapped_column(BigInteger)
+    second_audit_time: Mapped[datetime | None]
+    # loan: 0 not lent, 1 lent (the current loan's organisation, purpose, dates, borrower's certificate and note)
+    loan_status: Mapped[int] = mapped_column(default=0, index=True)
+    loan_org: Mapped[str | None] = mapped_column(String(64))
+    loan_purpose: Mapped[str | None] = mapped_column(String(255))
+    loan_time: Mapped[datetime | None]
+    loan_return_date: Mapped[datetime | None]
+    loan_cert_number: Mapped[str | None] = mapped_column(String(32))
+    loan_note: Mapped[str | None] = mapped_column(String(255))
+    # archive: 0 in use, 1 archived (where, when, by whom)
+    archive_status: Mapped[int] = mapped_column(default=0, index=True)
+    archive_place: Mapped[str | None] = mapped_column(String(64))
+    archive_note: Mapped[str | None] = mapped_column(String(255))
+    archive_time: Mapped[datetime | None]
+    archive_user: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class DriverPaperPicture(TenantMixin, Base):
+    """A picture of a paper: an attachment of the tenant's file store (``blade_attach``), front (1), back (2) or
+    other (3); at most 6 per paper."""
+
+    __tablename__ = "fics_driver_paper_picture"
+    paper_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    attach_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    side: Mapped[int] = mapped_column(default=3)
+    sort: Mapped[int] = mapped_column(default=0)
+
+
+class DriverPaperLog(TenantMixin, Base):
+    """One change of a paper (its history; ``loanRecord`` reads the loans and returns): the event of
+    ``fleet.papers.TRANSITIONS``, the states before and after, who, when, the note and, for a loan, its details."""
+
+    __tablename__ = "fics_driver_paper_log"
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    paper_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    event: Mapped[str] = mapped_column(String(16))
+    from_state: Mapped[int | None]
+    to_state: Mapped[int | None]
+    note: Mapped[str | None] = mapped_column(String(255))
+    loan_org: Mapped[str | None] = mapped_column(String(64))
+    loan_purpose: Mapped[str | None] = mapped_column(String(255))
+    loan_return_date: Mapped[datetime | None]
+    loan_cert_number: Mapped[str | None] = mapped_column(String(32))
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    user_name: Mapped[str | None] = mapped_column(String(64))
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DriverReminder(BaseEntity, TenantMixin, Base):
+    """An expiry reminder (``driverExpirationReminder``): a driver's licence (``source`` 1) or paper (2) that expires
+    on ``expire_date`` (its local day), reached the threshold ``threshold`` (30, 7 or 0 days before). One row per
+    source, expiry and threshold (the unique index keeps the daily job idempotent). ``remind_type`` 1 expiring soon,
+    2 expired; ``remind_state`` 0 open, 1 ignored, 2 done (renewed, superseded by a later threshold, or gone).
+    ``mechanism_id`` / ``create_dept``: the driver's organisation (data scopes)."""
+
+    __tablename__ = "fics_driver_reminder"
+    __table_args__ = (
+        UniqueConstraint(
+            "tenant_id", "source", "source_id", "expire_date", "threshold", name="ux_fics_driver_reminder"
+        ),
+    )
+    source: Mapped[int] = mapped_column(default=1)
+    source_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    driver_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    paper_id: Mapped[int | None] = mapped_column(BigInteger)
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    expire_date: Mapped[datetime] = mapped_column(index=True)
+    threshold: Mapped[int] = mapped_column(default=30)
+    remind_type: Mapped[int] = mapped_column(default=1, index=True)
+    remind_state: Mapped[int] = mapped_column(default=0, index=True)
+    ignore_user: Mapped[int | None] = mapped_column(BigInteger)
+    ignore_time: Mapped[datetime | None]

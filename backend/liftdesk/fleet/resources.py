@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from liftdesk.core.registry import REGISTRY, Resource
 from liftdesk.fleet import models as m
+from liftdesk.fleet import papers, reminders
 from liftdesk.fleet import schemas as s
 from liftdesk.fleet import service as svc
 
@@ -55,5 +56,43 @@ FENCE = REGISTRY.register(
         hooks=svc.FenceHooks(),
         default_order=("-create_time",),
         tag="fence",
+    )
+)
+
+
+# --- driver papers and expiry reminders (issue 14; rules in fleet/papers.py and fleet/reminders.py) ---------------
+B_FICS = "/api/blade-fics/fics"
+
+DRIVER_PAPER = REGISTRY.register(
+    Resource(
+        name="driver_paper",
+        model=m.DriverPaper,
+        prefix=f"{B_FICS}/driverInfoPaper",
+        schema_in=s.DriverPaperIn,
+        schema_out=s.DriverPaperOut,
+        code="driver_paper",
+        label="paper_number",
+        ops={"save": "create", "update": "update", "view": "detail", "page": "page", "remove": "remove"},
+        hooks=papers.PaperHooks(),
+        default_order=("-create_time",),
+        tag="driverInfoPaper",
+    )
+)
+
+DRIVER_REMINDER = REGISTRY.register(
+    Resource(
+        name="driver_reminder",
+        model=m.DriverReminder,
+        prefix=f"{B_FICS}/driverExpirationReminder",
+        schema_in=s.DriverReminderIn,
+        schema_out=s.DriverReminderOut,
+        code="driver_reminder",
+        label="id",
+        # ``detail`` is ours (the spec lists the page only): the list's view opens one reminder
+        ops={"page": "page", "detail": "detail"},
+        post_ops=frozenset({"page"}),
+        hooks=reminders.ReminderHooks(),
+        default_order=("remind_state", "expire_date"),
+        tag="driverExpirationReminder",
     )
 )

@@ -221,3 +221,125 @@ class CarQuery(Schema):
     """One vehicle by its id (``carId``)."""
 
     car_id: Id
+
+
+# --------------------------------------------------------------------------- driver papers and reminders (issue 14)
+
+#: The most pictures one paper keeps (spec 001 §5, §9).
+MAX_PAPER_PICTURES = 6
+S255 = Annotated[str | None, Field(default=None, max_length=255)]
+
+
+class PaperPictureIn(Schema):
+    """A picture of a paper: an uploaded attachment (``POST /api/blade-fics/file/upload``: jpg or png, at most
+    5 MB) and its side."""
+
+    attach_id: Id
+    side: Annotated[int, Field(ge=1, le=3, description="1 front, 2 back, 3 other")] = 3
+
+
+class PaperPictureOut(PaperPictureIn):
+    link: str | None = None
+    original_name: str | None = None
+
+
+class DriverPaperIn(Schema):
+    """A certificate as saved or updated. Its states change only through submitTrial, audit and loan."""
+
+    id: Id | None = None
+    driver_id: Annotated[Id, Field(description="the holder: a driver of the caller's tenant and scope")]
+    paper_number: Annotated[str, Field(min_length=1, max_length=32)]
+    paper_type: Annotated[
+        int,
+        Field(
+            ge=1,
+            le=5,
+            description="1 special equipment operator (N1), 2 driving licence, 3 vehicle licence in the works, "
+            "4 health certificate, 5 other",
+        ),
+    ] = 1
+    first_receive_date: Time | None = None
+    valid_until: Time | None = None
+    issuing_authority: S64 = None
+    review_date: Time | None = None
+    next_review_date: Time | None = None
+    remark: S255 = None
+    pictures: Annotated[
+        list[PaperPictureIn] | None,
+        Field(default=None, max_length=MAX_PAPER_PICTURES, description="at most 6; none sent: kept as they are"),
+    ] = None
+
+
+DriverPaperOut = out_schema(
+    "DriverPaperOut",
+    DriverPaperIn,
+    m.DriverPaper,
+    driver_name=(str | None, None),
+    mechanism_id=(Id | None, None),
+    mechanism_name=(str | None, None),
+    pictures=(list[PaperPictureOut], []),
+    audit_status=(int, 0),
+    audit_note=(str | None, None),
+    submit_time=(Time | None, None),
+    first_audit_time=(Time | None, None),
+    second_audit_time=(Time | None, None),
+    loan_status=(int, 0),
+    loan_org=(str | None, None),
+    loan_purpose=(str | None, None),
+    loan_time=(Time | None, None),
+    loan_return_date=(Time | None, None),
+    loan_cert_number=(str | None, None),
+    loan_note=(str | None, None),
+    archive_status=(int, 0),
+    archive_place=(str | None, None),
+    archive_note=(str | None, None),
+    archive_time=(Time | None, None),
+    days_left=(int | None, None),
+)
+
+
+class PaperLogOut(Schema):
+    """One change of a paper: a loan or return (``loanRecord``), or any change (``paperView``'s history)."""
+
+    id: Id
+    paper_id: Id
+    event: str
+    from_state: int | None = None
+    to_state: int | None = None
+    note: str | None = None
+    loan_org: str | None = None
+    loan_purpose: str | None = None
+    loan_return_date: Time | None = None
+    loan_cert_number: str | None = None
+    user_id: Id | None = None
+    user_name: str | None = None
+    create_time: Time | None = None
+
+
+class DriverReminderIn(Schema):
+    """A reminder's own fields (the list's fields for the web app): written by the daily job only
+    (``fleet.reminders``), never submitted (the resource has no write operation)."""
+
+    source: Annotated[int, Field(ge=1, le=2, description="1 the driver's licence, 2 a paper")] = 1
+    source_id: Id
+    driver_id: Id
+    paper_id: Id | None = None
+    mechanism_id: Id | None = None
+    expire_date: Time
+    threshold: Annotated[int, Field(description="30, 7 or 0 days before the expiry day")] = 30
+    remind_type: Annotated[int, Field(ge=1, le=2, description="1 expiring soon, 2 expired")] = 1
+    remind_state: Annotated[int, Field(ge=0, le=2, description="0 open, 1 ignored, 2 done")] = 0
+    ignore_time: Time | None = None
+
+
+DriverReminderOut = out_schema(
+    "DriverReminderOut",
+    DriverReminderIn,
+    m.DriverReminder,
+    driver_name=(str | None, None),
+    paper_number=(str | None, None),
+    paper_type=(int | None, None),
+    license_number=(str | None, None),
+    mechanism_name=(str | None, None),
+    days_left=(int, 0),
+)

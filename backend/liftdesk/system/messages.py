@@ -48,6 +48,8 @@ log = logging.getLogger("liftdesk.messages")
 MESSAGE_TYPE = "message_type"
 SEND_TYPE = "message_send_type"
 NOTICE_TYPE = 1
+#: Drivers' licences and papers expiring (``fleet.reminders``): sent to the type's receivers as the alarms are.
+PAPER_EXPIRY_TYPE = 9
 SITE = "1"  # send type: in-site message
 MESSAGE_TYPES: list[tuple[str, str]] = [
     ("1", "通知公告"),
@@ -58,6 +60,7 @@ MESSAGE_TYPES: list[tuple[str, str]] = [
     ("6", "故障报警"),
     ("7", "围栏报警"),
     ("8", "其他报警"),
+    ("9", "证件到期"),  # drivers' licences and papers expiring (fleet/reminders.py)
 ]
 SEND_TYPES: list[tuple[str, str]] = [(SITE, "站内信")]
 BIZ_DICTS: list[tuple[str, str, list[tuple[str, str]]]] = [

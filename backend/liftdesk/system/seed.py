@@ -77,7 +77,7 @@ PARAMS = [
         "租户默认菜单集合",
         "tenant.default.menuCode",
         "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api,resource,desk,"
-        "alarm_center",
+        "alarm_center,paper_center",
     ),
 ]
 
@@ -193,6 +193,20 @@ MENUS: list[MenuSpec] = [
         ],
     ),
     (
+        # drivers' papers (certificates) with review, loan and archive, and the expiry reminders of licences and
+        # papers (fleet/papers.py, fleet/reminders.py)
+        "paper_center",
+        "证件管理",
+        "paperCenter",
+        "/driver",
+        "iconfont icon-idcard",
+        4,
+        [
+            ("driver_paper", "司机证件", "driverPaper", "/driver/paper", "iconfont icon-idcard", 1, []),
+            ("driver_reminder", "到期提醒", "driverReminder", "/driver/reminder", "iconfont icon-bell", 2, []),
+        ],
+    ),
+    (
         "authority",
         "权限管理",
         "authority",
@@ -265,6 +279,19 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     ],
     # attachments are added by uploading a file
     "attach": [("add", "上传", 1, 1), ("edit", "修改", 2, 2), ("view", "查看", 2, 3), ("delete", "删除", 3, 4)],
+    # a paper's states change through its own buttons (fleet/papers.py): review, loan / return, archive
+    "driver_paper": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("submit", "提交审核", 3, 5),
+        ("audit", "审核", 3, 6),
+        ("loan", "借出归还", 3, 7),
+        ("archive", "归档", 3, 8),
+    ],
+    # reminders are written by the daily job, read and ignored
+    "driver_reminder": [("view", "查看", 2, 1), ("ignore", "忽略", 2, 2)],
 }
 
 
@@ -416,6 +443,7 @@ ADMIN_MENU_CODES = frozenset(
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
     | {"desk", "message", "notice", "msg_receive"}
     | {"resource", "oss", "attach"}
+    | {"paper_center", "driver_paper", "driver_reminder"}
 )
 
 #: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads

@@ -56,11 +56,11 @@ def key(method: str, path: str) -> str:
 
 def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
     """Every context's cases and exemptions (an exemption names the action and says why it has no case)."""
-    from tests.resources import actions_fleet, actions_reporting, actions_system, actions_transfer
+    from tests.resources import actions_fleet, actions_papers, actions_reporting, actions_system, actions_transfer
 
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
-    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer):
+    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

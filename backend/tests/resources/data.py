@@ -175,6 +175,20 @@ async def _oss(api: Api, tenant: str) -> dict[str, Any]:
     }
 
 
+async def _driver_paper(api: Api, tenant: str) -> dict[str, Any]:
+    from tests.fleet.paper_fixtures import insert_driver
+
+    driver = await insert_driver(api, tenant)
+    return {
+        "driverId": driver["id"],
+        "paperNumber": api.unique("N1-"),
+        "paperType": 1,
+        "validUntil": "2028-03-01 00:00:00",
+        "issuingAuthority": "市场监督管理局",
+        "remark": "generic",
+    }
+
+
 CASES: dict[str, Case] = {
     "vehicle": Case(_vehicle, ("carStatus", 2), "carNo"),
     "fence": Case(_fence, ("alarmMode", 1), "name"),
@@ -195,6 +209,7 @@ CASES: dict[str, Case] = {
     "region": Case(_region, ("remark", "changed"), "name", tenant_scoped=False),
     "oss": Case(_oss, ("remark", "changed"), "ossCode"),
     "notice": Case(_notice, ("content", "changed"), "title"),
+    "driver_paper": Case(_driver_paper, ("remark", "changed"), "paperNumber"),
 }
 
 # Resources exempt from the generic suite, each with the reason.
@@ -228,6 +243,11 @@ EXEMPTIONS: dict[str, str] = {
     "attach": (
         "made by uploading a file (POST /api/blade-fics/file/upload), never by submit; list, detail, rename, remove "
         "(with its stored file), paging, 401, 403 and tenant isolation are in tests/system/test_files.py"
+    ),
+    "driver_reminder": (
+        "read-only: reminders are written by the daily job (fleet/reminders.py), listed and ignored, never submitted, "
+        "updated or removed; the page, its filters, days left, ignore, 401, 403 and tenant isolation are in "
+        "tests/fleet/test_reminders.py and test_actions.py"
     ),
     "map_setting": (
         "one row per tenant, served by its actions only (no generated operations): read, save, upload, remove and "

@@ -1868,6 +1868,245 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics/fics/driverExpirationReminder/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver_reminder: one row by id */
+        get: operations["driverExpirationReminder-driver_reminder_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverExpirationReminder/ignore/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ignore an open reminder: it leaves the open ones and is not written again for its threshold (the next threshold of the same paper writes a new one)
+         * @description Permission: the button driver_reminder_ignore. Kind: action.
+         */
+        get: operations["driverExpirationReminder-driver_reminder_ignore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverExpirationReminder/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver_reminder: paged list with filters; JSON body keys merged over the query */
+        post: operations["driverExpirationReminder-driver_reminder_page"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audit the selected papers with a note: a submitted paper gets its first review, one that passed it its second (the selection shares one review state; all or none); answers how many
+         * @description Permission: the button driver_paper_audit. Kind: batch.
+         */
+        post: operations["driverInfoPaper-driver_paper_audit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/loan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lend (loanType 1: loanOrg, loanPurpose, returnDate and certificateNumber required), return (2) or archive (3, also needs the button driver_paper_archive) the selected papers, which share their loan and archive states (all or none); answers how many
+         * @description Permission: the button driver_paper_loan. Kind: batch.
+         */
+        post: operations["driverInfoPaper-driver_paper_loan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/loanRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The loans and returns of one paper (who, when, organisation, purpose, return date, note), the latest first, paged
+         * @description Permission: one of the menus driver_paper. Kind: sub.
+         */
+        get: operations["driverInfoPaper-driver_paper_loan_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver_paper: paged list with filters */
+        get: operations["driverInfoPaper-driver_paper_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/paperView": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One paper with its holder, pictures and history (every save, review, loan, return and archive)
+         * @description Permission: one of the menus driver_paper. Kind: detail.
+         */
+        get: operations["driverInfoPaper-driver_paper_paper_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver_paper: delete by ids=1,2 */
+        post: operations["driverInfoPaper-driver_paper_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver_paper: create */
+        post: operations["driverInfoPaper-driver_paper_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/submitTrial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the selected papers for review (each not submitted, or failed: all or none); answers how many
+         * @description Permission: the button driver_paper_submit. Kind: batch.
+         */
+        post: operations["driverInfoPaper-driver_paper_submit_trial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver_paper: update the fields given (id required) */
+        post: operations["driverInfoPaper-driver_paper_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverInfoPaper/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver_paper: one row by id */
+        get: operations["driverInfoPaper-driver_paper_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics/fics/message/getNotReadCount": {
         parameters: {
             query?: never;
@@ -1920,6 +2159,26 @@ export interface paths {
          * @description Permission: every signed-in user. Kind: read.
          */
         get: operations["message-site_msg_message_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/phonePrefix/listPhonePrefix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Country calling codes for phone fields (from libphonenumber's metadata), names in the caller's language, China first
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["phonePrefix-driver_reminder_list_phone_prefix"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4815,6 +5074,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/driverPaper/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The drivers a paper may be given to (the caller's scope of drivers), by name, for the holder picker (at most 500; narrowed by name)
+         * @description Permission: one of the menus driver_paper. Kind: read.
+         */
+        get: operations["driverInfoPaper-driver_paper_holders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/fence/bindCars": {
         parameters: {
             query?: never;
@@ -5477,6 +5756,22 @@ export interface components {
             updateTime?: string | null;
             /** Updateuser */
             updateUser?: string | null;
+        };
+        /** AuditBody */
+        AuditBody: {
+            /** Auditnote */
+            auditNote?: string | null;
+            /**
+             * Auditresult
+             * @description 1 passed, 2 failed
+             */
+            auditResult: number;
+            /**
+             * Ids
+             * @description the selected papers: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
         };
         /** BatteryIn */
         BatteryIn: {
@@ -6433,6 +6728,217 @@ export interface components {
             sort: number;
         };
         /**
+         * DriverPaperIn
+         * @description A certificate as saved or updated. Its states change only through submitTrial, audit and loan.
+         */
+        DriverPaperIn: {
+            /**
+             * Driverid
+             * @description the holder: a driver of the caller's tenant and scope
+             */
+            driverId: string;
+            /** Firstreceivedate */
+            firstReceiveDate?: string | null;
+            /** Id */
+            id?: string | null;
+            /** Issuingauthority */
+            issuingAuthority?: string | null;
+            /** Nextreviewdate */
+            nextReviewDate?: string | null;
+            /** Papernumber */
+            paperNumber: string;
+            /**
+             * Papertype
+             * @description 1 special equipment operator (N1), 2 driving licence, 3 vehicle licence in the works, 4 health certificate, 5 other
+             * @default 1
+             */
+            paperType: number;
+            /**
+             * Pictures
+             * @description at most 6; none sent: kept as they are
+             */
+            pictures?: components["schemas"]["PaperPictureIn"][] | null;
+            /** Remark */
+            remark?: string | null;
+            /** Reviewdate */
+            reviewDate?: string | null;
+            /** Validuntil */
+            validUntil?: string | null;
+        };
+        /** @description the new row (an id is ignored) */
+        DriverPaperInCreate: components["schemas"]["DriverPaperIn"];
+        /** DriverPaperOut */
+        DriverPaperOut: {
+            /** Archivenote */
+            archiveNote?: string | null;
+            /** Archiveplace */
+            archivePlace?: string | null;
+            /**
+             * Archivestatus
+             * @default 0
+             */
+            archiveStatus: number;
+            /** Archivetime */
+            archiveTime?: string | null;
+            /** Auditnote */
+            auditNote?: string | null;
+            /**
+             * Auditstatus
+             * @default 0
+             */
+            auditStatus: number;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Daysleft */
+            daysLeft?: number | null;
+            /**
+             * Driverid
+             * @description the holder: a driver of the caller's tenant and scope
+             */
+            driverId: string;
+            /** Drivername */
+            driverName?: string | null;
+            /** Firstaudittime */
+            firstAuditTime?: string | null;
+            /** Firstreceivedate */
+            firstReceiveDate?: string | null;
+            /** Id */
+            id: string;
+            /** Issuingauthority */
+            issuingAuthority?: string | null;
+            /** Loancertnumber */
+            loanCertNumber?: string | null;
+            /** Loannote */
+            loanNote?: string | null;
+            /** Loanorg */
+            loanOrg?: string | null;
+            /** Loanpurpose */
+            loanPurpose?: string | null;
+            /** Loanreturndate */
+            loanReturnDate?: string | null;
+            /**
+             * Loanstatus
+             * @default 0
+             */
+            loanStatus: number;
+            /** Loantime */
+            loanTime?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Nextreviewdate */
+            nextReviewDate?: string | null;
+            /** Papernumber */
+            paperNumber: string;
+            /**
+             * Papertype
+             * @description 1 special equipment operator (N1), 2 driving licence, 3 vehicle licence in the works, 4 health certificate, 5 other
+             * @default 1
+             */
+            paperType: number;
+            /**
+             * Pictures
+             * @default []
+             */
+            pictures: components["schemas"]["PaperPictureOut"][];
+            /** Remark */
+            remark?: string | null;
+            /** Reviewdate */
+            reviewDate?: string | null;
+            /** Secondaudittime */
+            secondAuditTime?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Submittime */
+            submitTime?: string | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+            /** Validuntil */
+            validUntil?: string | null;
+        };
+        /** DriverReminderOut */
+        DriverReminderOut: {
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /**
+             * Daysleft
+             * @default 0
+             */
+            daysLeft: number;
+            /** Driverid */
+            driverId: string;
+            /** Drivername */
+            driverName?: string | null;
+            /**
+             * Expiredate
+             * @example 2025-01-31 08:00:00
+             */
+            expireDate: string;
+            /** Id */
+            id: string;
+            /** Ignoretime */
+            ignoreTime?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Paperid */
+            paperId?: string | null;
+            /** Papernumber */
+            paperNumber?: string | null;
+            /** Papertype */
+            paperType?: number | null;
+            /**
+             * Remindstate
+             * @description 0 open, 1 ignored, 2 done
+             * @default 0
+             */
+            remindState: number;
+            /**
+             * Remindtype
+             * @description 1 expiring soon, 2 expired
+             * @default 1
+             */
+            remindType: number;
+            /**
+             * Source
+             * @description 1 the driver's licence, 2 a paper
+             * @default 1
+             */
+            source: number;
+            /** Sourceid */
+            sourceId: string;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /**
+             * Threshold
+             * @description 30, 7 or 0 days before the expiry day
+             * @default 30
+             */
+            threshold: number;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
+        /**
          * EfficiencyQuery
          * @description The vehicle efficiency report's filters: organisation (and those under it), range, vehicle, type, holidays.
          */
@@ -7258,6 +7764,17 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** HolderOut */
+        HolderOut: {
+            /** Id */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name: string;
+        };
         /**
          * HomeAlarm
          * @description One alarm (an event), newest first.
@@ -7705,6 +8222,58 @@ export interface components {
             state: string;
             /** Tenantid */
             tenantId: string;
+        };
+        /**
+         * LoanBody
+         * @description Lend (1: the organisation, purpose, return date and certificate number are required), return (2) or archive
+         *     (3) the selected papers; they must share their loan and archive states.
+         */
+        LoanBody: {
+            /**
+             * Archiveplace
+             * @description where it is archived
+             */
+            archivePlace?: string | null;
+            /**
+             * Certificatenumber
+             * @description the borrower's certificate number
+             */
+            certificateNumber?: string | null;
+            /**
+             * Ids
+             * @description the selected papers: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+            /**
+             * Loanorg
+             * @description the borrowing organisation
+             */
+            loanOrg?: string | null;
+            /** Loanpurpose */
+            loanPurpose?: string | null;
+            /**
+             * Loantype
+             * @description 1 lend, 2 return, 3 archive
+             */
+            loanType: number;
+            /** Note */
+            note?: string | null;
+            /**
+             * Returndate
+             * @description when the papers are due back
+             */
+            returnDate?: string | null;
+        } | {
+            certificateNumber: string;
+            loanOrg: string;
+            loanPurpose: string;
+            /** @constant */
+            loanType: 1;
+            returnDate: string;
+        } | {
+            /** @enum {unknown} */
+            loanType?: 2 | 3;
         };
         /** LockIn */
         LockIn: {
@@ -8744,6 +9313,32 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[DriverPaperOut] */
+        Page_DriverPaperOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["DriverPaperOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[DriverReminderOut] */
+        Page_DriverReminderOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["DriverReminderOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[FaultCar] */
         Page_FaultCar_: {
             /** Current */
@@ -8869,6 +9464,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["OssOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[PaperLogOut] */
+        Page_PaperLogOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["PaperLogOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -9056,6 +9664,180 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** PaperIds */
+        PaperIds: {
+            /**
+             * Ids
+             * @description the selected papers: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+        };
+        /**
+         * PaperLogOut
+         * @description One change of a paper: a loan or return (``loanRecord``), or any change (``paperView``'s history).
+         */
+        PaperLogOut: {
+            /** Createtime */
+            createTime?: string | null;
+            /** Event */
+            event: string;
+            /** Fromstate */
+            fromState?: number | null;
+            /** Id */
+            id: string;
+            /** Loancertnumber */
+            loanCertNumber?: string | null;
+            /** Loanorg */
+            loanOrg?: string | null;
+            /** Loanpurpose */
+            loanPurpose?: string | null;
+            /** Loanreturndate */
+            loanReturnDate?: string | null;
+            /** Note */
+            note?: string | null;
+            /** Paperid */
+            paperId: string;
+            /** Tostate */
+            toState?: number | null;
+            /** Userid */
+            userId?: string | null;
+            /** Username */
+            userName?: string | null;
+        };
+        /**
+         * PaperPictureIn
+         * @description A picture of a paper: an uploaded attachment (``POST /api/blade-fics/file/upload``: jpg or png, at most
+         *     5 MB) and its side.
+         */
+        PaperPictureIn: {
+            /** Attachid */
+            attachId: string;
+            /**
+             * Side
+             * @description 1 front, 2 back, 3 other
+             * @default 3
+             */
+            side: number;
+        };
+        /** PaperPictureOut */
+        PaperPictureOut: {
+            /** Attachid */
+            attachId: string;
+            /** Link */
+            link?: string | null;
+            /** Originalname */
+            originalName?: string | null;
+            /**
+             * Side
+             * @description 1 front, 2 back, 3 other
+             * @default 3
+             */
+            side: number;
+        };
+        /** PaperViewOut */
+        PaperViewOut: {
+            /** Archivenote */
+            archiveNote?: string | null;
+            /** Archiveplace */
+            archivePlace?: string | null;
+            /**
+             * Archivestatus
+             * @default 0
+             */
+            archiveStatus: number;
+            /** Archivetime */
+            archiveTime?: string | null;
+            /** Auditnote */
+            auditNote?: string | null;
+            /**
+             * Auditstatus
+             * @default 0
+             */
+            auditStatus: number;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Daysleft */
+            daysLeft?: number | null;
+            /**
+             * Driverid
+             * @description the holder: a driver of the caller's tenant and scope
+             */
+            driverId: string;
+            /** Drivername */
+            driverName?: string | null;
+            /** Firstaudittime */
+            firstAuditTime?: string | null;
+            /** Firstreceivedate */
+            firstReceiveDate?: string | null;
+            /**
+             * History
+             * @description every change, the latest first
+             */
+            history?: components["schemas"]["PaperLogOut"][];
+            /** Id */
+            id: string;
+            /** Issuingauthority */
+            issuingAuthority?: string | null;
+            /** Loancertnumber */
+            loanCertNumber?: string | null;
+            /** Loannote */
+            loanNote?: string | null;
+            /** Loanorg */
+            loanOrg?: string | null;
+            /** Loanpurpose */
+            loanPurpose?: string | null;
+            /** Loanreturndate */
+            loanReturnDate?: string | null;
+            /**
+             * Loanstatus
+             * @default 0
+             */
+            loanStatus: number;
+            /** Loantime */
+            loanTime?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Nextreviewdate */
+            nextReviewDate?: string | null;
+            /** Papernumber */
+            paperNumber: string;
+            /**
+             * Papertype
+             * @description 1 special equipment operator (N1), 2 driving licence, 3 vehicle licence in the works, 4 health certificate, 5 other
+             * @default 1
+             */
+            paperType: number;
+            /**
+             * Pictures
+             * @default []
+             */
+            pictures: components["schemas"]["PaperPictureOut"][];
+            /** Remark */
+            remark?: string | null;
+            /** Reviewdate */
+            reviewDate?: string | null;
+            /** Secondaudittime */
+            secondAuditTime?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Submittime */
+            submitTime?: string | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+            /** Validuntil */
+            validUntil?: string | null;
+        };
         /** ParamIn */
         ParamIn: {
             /** Id */
@@ -9155,6 +9937,22 @@ export interface components {
             totals: {
                 [key: string]: number;
             };
+        };
+        /**
+         * PhonePrefix
+         * @description A country calling code and the region it serves (several regions share some codes, e.g. +1).
+         */
+        PhonePrefix: {
+            /** Code */
+            code: string;
+            /** Label */
+            label: string;
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+            /** Regioncode */
+            regionCode: string;
         };
         /**
          * PlatformOut
@@ -9543,6 +10341,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["DictOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[DriverPaperOut] */
+        R_DriverPaperOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["DriverPaperOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[DriverReminderOut] */
+        R_DriverReminderOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["DriverReminderOut"] | null;
             /**
              * Msg
              * @default
@@ -10124,6 +10960,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[DriverPaperOut]] */
+        R_Page_DriverPaperOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_DriverPaperOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[DriverReminderOut]] */
+        R_Page_DriverReminderOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_DriverReminderOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[FaultCar]] */
         R_Page_FaultCar__: {
             /**
@@ -10303,6 +11177,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_OssOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[PaperLogOut]] */
+        R_Page_PaperLogOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_PaperLogOut_"] | null;
             /**
              * Msg
              * @default
@@ -10569,6 +11462,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_VehicleOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[PaperViewOut] */
+        R_PaperViewOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["PaperViewOut"] | null;
             /**
              * Msg
              * @default
@@ -11450,6 +12362,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[HolderOut]] */
+        R_list_HolderOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["HolderOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[HomeAlarm]] */
         R_list_HomeAlarm__: {
             /**
@@ -11559,6 +12491,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["OrganisationOnline"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[PhonePrefix]] */
+        R_list_PhonePrefix__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["PhonePrefix"][] | null;
             /**
              * Msg
              * @default
@@ -13911,6 +14863,45 @@ export interface components {
             /** Sort */
             sort: number;
         };
+        /** DriverPaperInUpdate */
+        liftdesk__core__crud__DriverPaperInUpdate__1: {
+            /**
+             * Driverid
+             * @description the holder: a driver of the caller's tenant and scope
+             */
+            driverId?: string;
+            /** Firstreceivedate */
+            firstReceiveDate?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Issuingauthority */
+            issuingAuthority?: string | null;
+            /** Nextreviewdate */
+            nextReviewDate?: string | null;
+            /** Papernumber */
+            paperNumber?: string;
+            /**
+             * Papertype
+             * @description 1 special equipment operator (N1), 2 driving licence, 3 vehicle licence in the works, 4 health certificate, 5 other
+             */
+            paperType?: number;
+            /**
+             * Pictures
+             * @description at most 6; none sent: kept as they are
+             */
+            pictures?: components["schemas"]["PaperPictureIn"][] | null;
+            /** Remark */
+            remark?: string | null;
+            /** Reviewdate */
+            reviewDate?: string | null;
+            /** Validuntil */
+            validUntil?: string | null;
+        };
+        /** @description id and the fields to change */
+        liftdesk__core__crud__DriverPaperInUpdate__2: components["schemas"]["liftdesk__core__crud__DriverPaperInUpdate__1"];
         /** FenceInUpdate */
         liftdesk__core__crud__FenceInUpdate__1: {
             /**
@@ -17438,6 +18429,439 @@ export interface operations {
             };
         };
     };
+    "driverExpirationReminder-driver_reminder_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverReminderOut_"];
+                };
+            };
+        };
+    };
+    "driverExpirationReminder-driver_reminder_ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverReminderOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverExpirationReminder-driver_reminder_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": ({
+                    /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                    ascs?: string;
+                    /** @description page number, from 1 */
+                    current?: number;
+                    /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                    descs?: string;
+                    /** @description rows per page (at most 1000 are given) */
+                    size?: number;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DriverReminderOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_loan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoanBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_loan_record": {
+        parameters: {
+            query: {
+                /** @description the paper */
+                paperId: string;
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_PaperLogOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DriverPaperOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_paper_view": {
+        parameters: {
+            query: {
+                /** @description the paper */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_PaperViewOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverPaperInCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverPaperOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_submit_trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaperIds"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["liftdesk__core__crud__DriverPaperInUpdate__2"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverPaperOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_view": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverPaperOut_"];
+                };
+            };
+        };
+    };
     "message-site_msg_not_read_count": {
         parameters: {
             query?: never;
@@ -17527,6 +18951,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "phonePrefix-driver_reminder_list_phone_prefix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_PhonePrefix__"];
                 };
             };
         };
@@ -22364,6 +23808,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverInfoPaper-driver_paper_holders": {
+        parameters: {
+            query?: {
+                /** @description part of the driver's name */
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_HolderOut__"];
                 };
             };
             /** @description Validation Error */

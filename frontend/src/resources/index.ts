@@ -20,6 +20,8 @@ import logError, { LOG_ERROR_PATH } from './system/logError';
 import notice, { NOTICE_PATH } from './desk/notice';
 import oss, { OSS_PATH } from './system/oss';
 import attach, { ATTACH_PATH } from './system/attach';
+import driverPaper, { PAPER_PATH } from './driver/paper';
+import driverReminder, { REMINDER_PATH } from './driver/reminder';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -73,6 +75,8 @@ export const PAGES: Record<string, PageEntry> = {
   '/alarm/record': { kind: 'component', component: AlarmRecords },
   '/alarm/abnormal': { kind: 'component', component: AbnormalVehicles },
   '/alarm/fault': { kind: 'component', component: FaultCodes },
+  [PAPER_PATH]: resource(driverPaper),
+  [REMINDER_PATH]: resource(driverReminder),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

@@ -93,10 +93,22 @@ export interface Column {
   /** Custom text for the table and detail (`t` translates an i18n key, with interpolation values). */
   format?: (value: unknown, row: Row, t: Translate) => ReactNode;
   /**
+   * A form control of its own for a value the standard ones cannot hold (e.g. a paper's pictures, uploaded and
+   * previewed): it gets the form's `value` and `onChange` (and `disabled`); the value is sent as it is.
+   */
+  input?: ComponentType<FieldControlProps>;
+  /**
    * A secret (a password, a client secret; or, as a function, the rows whose value is one): the table, the detail
    * and the CSV show •••• — users who may edit the row can reveal it on demand.
    */
   secret?: boolean | ((row: Row) => boolean);
+}
+
+/** What a column's own form control (`Column.input`) gets from its form item. */
+export interface FieldControlProps {
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+  disabled?: boolean;
 }
 
 export interface ToolbarExtraProps {

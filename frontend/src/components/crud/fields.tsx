@@ -144,7 +144,7 @@ export function FormField({ column, editing, children }: { column: Column; editi
       valuePropName={column.type === 'switch' ? 'checked' : 'value'}
       extra={column.extra ? t(column.extra) : undefined}
     >
-      {children ?? <FieldInput column={column} disabled={disabled} />}
+      {children ?? (column.input ? <column.input disabled={disabled} /> : <FieldInput column={column} disabled={disabled} />)}
     </Form.Item>
   );
 }

@@ -19,6 +19,7 @@ import { dictLabel } from '../../i18n/dictLabel';
 import { resolvePage } from '../../resources';
 import { useSession } from '../../store/session';
 import { homeCalls, REFRESH_MS, type HomeAlarm, type HomeFilter, type OfflineTerminal } from './api';
+import { HomeReminders } from '../paper/HomeReminders';
 import './home.css';
 
 // ECharts is large: the charts load with their own chunk, after the cards
@@ -302,6 +303,8 @@ export default function Welcome() {
           </Card>
         </Col>
       </Row>
+
+      <HomeReminders />
 
       <Card variant="borderless" size="small" title={t('home.offline.title')} className="home-card" data-testid="home-offline">
         {offline.data && (
