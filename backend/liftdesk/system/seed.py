@@ -77,7 +77,7 @@ PARAMS = [
         "租户默认菜单集合",
         "tenant.default.menuCode",
         "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api,resource,desk,"
-        "alarm_center",
+        "alarm_center,driver_manage",
     ),
 ]
 
@@ -99,6 +99,20 @@ MENUS: list[MenuSpec] = [
             ("car_track", "轨迹回放", "carTrack", "/fleet/track", "iconfont icon-history", 2, []),
             # every command sent to the terminals (read-only; its buttons: ``MENU_BUTTONS``)
             ("command_log", "指令记录", "commandLog", "/fleet/command", "iconfont icon-history", 3, []),
+        ],
+    ),
+    (
+        # drivers, their cards, faces, accounts and vehicle authorizations; driver applications (fleet/api/drivers.py)
+        "driver_manage",
+        "司机管理",
+        "driverManage",
+        "/driver",
+        "iconfont icon-team",
+        2,
+        [
+            # the list, /add/pilot (add / edit) and /locks/lockPilot (view) are its pages
+            ("driver", "司机列表", "driver", "/driver/list", "iconfont icon-user", 1, []),
+            ("driver_apply", "司机申请", "driverApply", "/driver/apply", "iconfont icon-audit", 2, []),
         ],
     ),
     (
@@ -265,6 +279,24 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     ],
     # attachments are added by uploading a file
     "attach": [("add", "上传", 1, 1), ("edit", "修改", 2, 2), ("view", "查看", 2, 3), ("delete", "删除", 3, 4)],
+    # drivers: besides the four, authorizing vehicles, the blacklist and leaving the organisation
+    "driver": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("auth", "授权车辆", 2, 5),
+        ("blacklist", "黑名单", 3, 6),
+        ("unbind", "解绑机构", 3, 7),
+    ],
+    # applications come from the app (or are recorded here); the audit decides them
+    "driver_apply": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("audit", "审核", 3, 5),
+    ],
 }
 
 
@@ -416,6 +448,7 @@ ADMIN_MENU_CODES = frozenset(
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
     | {"desk", "message", "notice", "msg_receive"}
     | {"resource", "oss", "attach"}
+    | {"driver_manage", "driver", "driver_apply"}
 )
 
 #: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads
