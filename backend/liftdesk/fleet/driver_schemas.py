@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from liftdesk.core.batch import IdsBody
-from liftdesk.core.schemas import Id, Schema, Time, documented, out_schema
+from liftdesk.core.schemas import Id, Schema, Time, out_schema
 from liftdesk.fleet import models as m
 
 S32 = Annotated[str | None, Field(default=None, max_length=32)]
@@ -58,7 +58,7 @@ class DriverBase(Schema):
 
     name: Annotated[str, Field(min_length=1, max_length=32)]
     sex: Annotated[int, Field(ge=0, le=2, description="0 unknown, 1 male, 2 female")] = 0
-    phone: Annotated[str | None, Field(default=None, max_length=20, description="an 11-digit mobile number")] = None
+    phone: Annotated[str, Field(max_length=20, description="an 11-digit mobile number (1[3-9]...)")]
     job_number: S32 = None
     position: S32 = None
     age: Annotated[int | None, Field(default=None, ge=14, le=100)] = None
@@ -81,8 +81,6 @@ class DriverIn(DriverBase):
     """A driver as /add/pilot saves it: the person, the licence, the cards and the app account at once (all or
     nothing). ``mainCard`` / ``subCards`` given replace the driver's cards (a card sent back with its id keeps its
     password when the mask is sent); left out, the cards stay as they are."""
-
-    model_config = ConfigDict(json_schema_extra=documented(required=("phone",)))
 
     id: Id | None = None
     main_card: CardIn | None = None
@@ -248,7 +246,7 @@ class CarAuthorizationRow(Schema):
 class ApplyIn(Schema):
     id: Id | None = None
     name: Annotated[str, Field(min_length=1, max_length=32)]
-    phone: Annotated[str | None, Field(default=None, max_length=20)] = None
+    phone: Annotated[str, Field(max_length=20, description="an 11-digit mobile number (1[3-9]...)")]
     job_number: S32 = None
     mechanism_id: Id | None = None
     license_number: S32 = None

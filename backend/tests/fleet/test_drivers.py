@@ -353,7 +353,7 @@ async def test_driver_cards_changed_for_each_kind_of_change(api: Api, heard: Hea
         "code"
     ] == 200
     assert heard.take() == [{b}]
-    leave = await api.post("/api/liftdesk/driver/unbindOrganisation", json={"ids": [d["id"]]})
+    leave = await api.post("/api/liftdesk/driver/unbindOrganisation", params={"ids": d["id"]})
     assert leave["code"] == 200 and heard.take() == [both]
     assert (await detail(api, d["id"]))["carCount"] == 0
     again = await new_driver(api, "000000", mainCard=main_card())

@@ -176,7 +176,7 @@ async def _blacklist(api: Api, tenant: str) -> Call:
 
 async def _leave(api: Api, tenant: str) -> Call:
     d = await driver(api, tenant)
-    return Call(json={"ids": [d["id"]]}, probe=probe(d))
+    return Call(params={"ids": d["id"]}, probe=probe(d))
 
 
 def xlsx(*rows: list[object]) -> bytes:

@@ -20,6 +20,8 @@ import logError, { LOG_ERROR_PATH } from './system/logError';
 import notice, { NOTICE_PATH } from './desk/notice';
 import oss, { OSS_PATH } from './system/oss';
 import attach, { ATTACH_PATH } from './system/attach';
+import driver, { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './driver/driver';
+import driverApply, { DRIVER_APPLY_PATH } from './driver/driverApply';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -38,6 +40,9 @@ const ReceiveSettings = lazy(() => import('../pages/message/ReceiveSettings'));
 const AlarmRecords = lazy(() => import('../pages/alarm/AlarmRecords'));
 const AbnormalVehicles = lazy(() => import('../pages/alarm/AbnormalVehicles'));
 const FaultCodes = lazy(() => import('../pages/alarm/FaultCodes'));
+// a driver's own add / edit and view pages (cards, face photo, app account, authorized vehicles)
+const PilotForm = lazy(() => import('../pages/driver/PilotForm'));
+const PilotView = lazy(() => import('../pages/driver/PilotView'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -73,11 +78,15 @@ export const PAGES: Record<string, PageEntry> = {
   '/alarm/record': { kind: 'component', component: AlarmRecords },
   '/alarm/abnormal': { kind: 'component', component: AbnormalVehicles },
   '/alarm/fault': { kind: 'component', component: FaultCodes },
+  [DRIVER_LIST_PATH]: resource(driver),
+  [DRIVER_APPLY_PATH]: resource(driverApply),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */
 export const SUB_PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentType>> = {
   [FENCE_EDITOR_PATH]: FenceEditor,
+  [PILOT_EDIT_PATH]: PilotForm,
+  [PILOT_VIEW_PATH]: PilotView,
 };
 
 /** Kept for the horizontal dictionary view and tests. */

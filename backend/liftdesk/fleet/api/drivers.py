@@ -452,10 +452,9 @@ declare_batch(
     "POST",
     "/api/liftdesk/driver/unbindOrganisation",
     name="unbind_organisation",
-    summary="The selected drivers leave their organisation (and lose their vehicle authorizations)",
+    summary="The selected drivers (ids=1,2) leave their organisation (and lose their vehicle authorizations)",
     permission="driver_unbind",
     apply=_leave,
-    ids_in="body",
     answer=int,
 )
 
