@@ -96,6 +96,9 @@ const HINTS = {
   },
   // an object storage configuration's endpoint is an http(s) address (the made-up texts are not)
   oss: { values: { endpoint: 'http://127.0.0.1:9000' } },
+  // a driver's and an application's phone is a mobile number (the server tells empty, length and landline apart)
+  driver: { values: { phone: '13800138001' } },
+  driver_apply: { values: { phone: '13800138002' } },
 };
 
 /**

@@ -2,6 +2,7 @@ import { createElement, lazy } from 'react';
 import { Tag } from 'antd';
 import type { FormRule } from 'antd';
 import { action, operation } from '../../api/manifest';
+import { FullAddButton } from '../../pages/driver/FullAddButton';
 import { defineResource, type Row } from '../types';
 
 export { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './paths';
@@ -45,6 +46,7 @@ export default defineResource({
   code: 'driver',
   resource: 'driver',
   title: 'resource.driver',
+  toolbarExtras: [() => createElement(FullAddButton)],
   rowActions: [
     { key: 'openView', label: 'driver.openView', permission: 'view', open: OpenPilotView },
     { key: 'fullEdit', label: 'driver.fullEdit', permission: 'edit', open: OpenPilotEdit },

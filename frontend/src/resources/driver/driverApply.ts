@@ -19,7 +19,7 @@ export default defineResource({
   code: 'driver_apply',
   resource: 'driver_apply',
   title: 'resource.driverApply',
-  toolbarExtras: [AuditButton],
+  toolbarExtras: [(props) => createElement(AuditButton, props)],
   columns: [
     { prop: 'name', label: 'driverApply.name', search: true, searchParam: 'name_like', width: 110 },
     { prop: 'phone', label: 'driverApply.phone', search: true, searchParam: 'phone_like', required: true, rules: phoneRules, width: 130 },
