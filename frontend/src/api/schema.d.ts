@@ -5912,7 +5912,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The selected drivers leave their organisation (and lose their vehicle authorizations)
+         * The selected drivers (ids=1,2) leave their organisation (and lose their vehicle authorizations)
          * @description Permission: the button driver_unbind. Kind: batch.
          */
         post: operations["driver-driver_unbind_organisation"];
@@ -26452,16 +26452,15 @@ export interface operations {
     };
     "driver-driver_unbind_organisation": {
         parameters: {
-            query?: never;
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["IdsBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
             200: {
