@@ -258,7 +258,7 @@ async def authorization_page(ctx: crud.Ctx, query: Any) -> dict[str, Any]:
     if query.car_no:
         stmt = stmt.where(Vehicle.car_no.like(f"%{svc.escape_like(query.car_no)}%", escape="\\"))
     order = DriverCar.create_time.asc() if q.ascs else DriverCar.create_time.desc()
-    total = int((await ctx.session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one())
+    total = await crud.count(ctx, stmt)  # type: ignore[arg-type]  # a select of three entities
     size = max(1, min(q.size, MAX_SIZE))
     if q.current > MAX_PAGE:
         raise ServiceError(t("field_invalid", field="current"))
