@@ -93,6 +93,8 @@ const OWN_FLOW = {
  * Per-page hints where the manifest and the form do not say enough (by menu code):
  * - `search`: the prop of the search field that finds the new record (default: the resource's label field);
  * - `values`: a value for a field that must be chosen rather than made up;
+ * - `seedValues`: the same for the first row made through the API, where it must differ from the form's (a unique
+ *   mobile number);
  * - `list`: the action (its name in the manifest) the page lists with, when not the resource's page or list call.
  * Required selects (a user's role and department, from 角色管理 and 机构管理) take their first option.
  */
@@ -105,6 +107,9 @@ const HINTS = {
   },
   // an object storage configuration's endpoint is an http(s) address (the made-up texts are not)
   oss: { values: { endpoint: 'http://127.0.0.1:9000' } },
+  // a driver's and an application's phone is a mobile number (the server tells empty, length and landline apart)
+  driver: { values: { phone: '13800138001' }, seedValues: { phone: '13800138011' } },
+  driver_apply: { values: { phone: '13800138002' }, seedValues: { phone: '13800138012' } },
 };
 
 /**
@@ -196,7 +201,7 @@ async function addThroughApi(p) {
   for (const [prop, field] of Object.entries(resource.fields)) {
     if (!field.required) continue;
     n += 1;
-    const hinted = HINTS[p.code]?.values?.[prop];
+    const hinted = HINTS[p.code]?.seedValues?.[prop] ?? HINTS[p.code]?.values?.[prop];
     if (hinted !== undefined) body[prop] = hinted;
     else if (field.default !== undefined) body[prop] = field.default;
     else if (field.type === 'string') body[prop] = textFor(field, `api${n}`);

@@ -1,4 +1,4 @@
-// 证件管理 → 司机证件 and 到期提醒, against the real backend: a paper added through its form (holder picked, a picture
+// 司机管理 → 司机证件 and 到期提醒, against the real backend: a paper added through its form (holder picked, a picture
 // uploaded and previewed), submitted and audited, lent (the dialog refuses it without its required fields) and
 // returned, its loan records and history read; a selection that mixes loan states refused before any call; then
 // the day's expiry reminders (`liftdesk remind`) on 到期提醒 and the home page's card, one ignored. Drivers are
@@ -131,7 +131,7 @@ describe('driver papers', () => {
 
   it('adds a paper with its holder and a picture through the form', async () => {
     await signInAsAdmin(backend.base);
-    await openMenu('证件管理', '司机证件');
+    await openMenu('司机管理', '司机证件');
     await page.waitForURL(/\/driver\/paper$/);
     await card().getByRole('button', { name: /新\s*增/ }).click();
     const form = dialog();
@@ -265,7 +265,7 @@ describe('expiry reminders', () => {
     await home.screenshot({ path: shot('reminders-home-card') });
     await home.getByRole('button', { name: '查看全部' }).click();
     await page.waitForURL(/\/driver\/reminder$/);
-    await openMenu('证件管理', '到期提醒'); // the menu opens the same page
+    await openMenu('司机管理', '到期提醒'); // the menu opens the same page
     const row = rowWith('张师傅');
     await row.getByText('即将到期').waitFor();
     await row.getByText(/5 天/).waitFor();

@@ -60,7 +60,7 @@ _ARGS = ("query", "body", "ident", "state", "request", "upload")
 @dataclass(frozen=True)
 class Action:
     resource: "Resource"
-    method: Literal["GET", "POST"]
+    method: Literal["GET", "POST", "DELETE"]
     path: str
     handler: Callable[..., Awaitable[Any]]
     permission: str

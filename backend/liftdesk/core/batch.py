@@ -40,8 +40,9 @@ class IdsBody(Schema):
 
 
 Rule = Callable[[Any], bool]
-#: ``apply(ctx, rows, state)``: ``state`` is the app's state (the services a change may need).
-Apply = Callable[["Ctx", Sequence[Any], Any], Awaitable[Any]]
+#: ``apply(ctx, rows, state)``: ``state`` is the app's state (the services a change may need); a batch declared
+#: with a ``body`` model of its own gets the validated body too: ``apply(ctx, rows, state, body)``.
+Apply = Callable[..., Awaitable[Any]]
 
 
 async def selected(ctx: Ctx, ids_text: str, field: str = "ids") -> list[Any]:
@@ -84,23 +85,33 @@ def declare_batch(
     name_of: Callable[[Any], str] | None = None,
     answer: Any = Any,
     ids_in: Literal["query", "body"] = "query",
+    body: type[IdsBody] | None = None,
 ) -> None:
     """Declare a batch action on ``res``: ``apply(ctx, rows)`` runs when every selected row exists for the caller
-    and passes ``rule``."""
+    and passes ``rule``. ``body``: a body model of the call's own (``IdsBody`` with more fields: an audit's
+    decision and note), validated before any row is read and handed to ``apply`` (the ids come in the body)."""
 
-    async def run(ctx: Ctx, ids: str, state: Any) -> Any:
+    async def run(ctx: Ctx, ids: str, state: Any, *more: Any) -> Any:
         rows = await selected(ctx, ids)
         if rule is not None:
             check_rule(ctx, rows, rule, refusal, name_of)
-        return await apply(ctx, rows, state)
+        return await apply(ctx, rows, state, *more)
 
-    if ids_in == "query":
+    if body is not None:
+        model = body
+
+        async def by_model(ctx: Ctx, body: Any, state: Any) -> Any:
+            return await run(ctx, body.ids, state, body)
+
+        handler: Any = by_model
+        extra: dict[str, Any] = {"body": model}
+    elif ids_in == "query":
 
         async def by_query(ctx: Ctx, query: IdsQuery, state: Any) -> Any:
             return await run(ctx, query.ids, state)
 
-        handler: Any = by_query
-        extra: dict[str, Any] = {"query": IdsQuery}
+        handler = by_query
+        extra = {"query": IdsQuery}
     else:
 
         async def by_body(ctx: Ctx, body: IdsBody, state: Any) -> Any:

@@ -46,6 +46,8 @@ class Binding:
     owner_param: str  # the owner id's name in queries and bodies (``fenceId``)
     others_param: str  # the other ids' name in bodies (``carIds``)
     limit: int | None = None
+    #: The refusal over ``limit`` (an i18n key with ``{field}``, ``{limit}`` and ``{have}``, the links there are).
+    limit_message: str = "too_many"
     rule: SelectionRule | None = None
     attach: Change | None = None
     detach: Change | None = None
@@ -93,7 +95,7 @@ async def bind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) ->
     have = set((await ctx.session.execute(ctx.scope.apply(b.linked(owner_id), b.link, data=False))).scalars())
     new = [o for o in others if o.id not in have]
     if b.limit is not None and len(have) + len(new) > b.limit:
-        raise ServiceError(t("too_many", field=b.others_param, limit=b.limit))
+        raise ServiceError(t(b.limit_message, field=b.others_param, limit=b.limit, have=len(have)))
     if new:
         rows = [{b.owner_key: owner_id, b.other_key: o.id} for o in new]
         if issubclass(b.link, TenantMixin):
@@ -127,10 +129,14 @@ async def unbind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) 
 LIMIT = "x-liftdesk-limit"
 
 
-def declare_binding(
-    b: Binding, *, bound: str, unbound: str, bind_path: str, unbind_path: str, noun: str, permission: str = "edit"
-) -> None:
-    """Declare the four actions of a binding on its owner resource (paths absolute or under the owner's prefix)."""
+_MODELS: dict[int, tuple[Any, Any]] = {}
+
+
+def _models(b: Binding) -> tuple[Any, Any]:
+    """The listing query and the change body of a binding, made once (a binding declared at two generations of
+    paths documents one pair of models)."""
+    if id(b) in _MODELS:
+        return _MODELS[id(b)]
     owner_field = _snake(b.owner_param)
     others_field = _snake(b.others_param)
     listing = create_model(  # type: ignore[call-overload]
@@ -146,6 +152,27 @@ def declare_binding(
             others_field: (list[Id], Field(min_length=1, max_length=1000, description=f"the {b.other.name} rows")),
         },
     )
+    _MODELS[id(b)] = (listing, change)
+    return listing, change
+
+
+def declare_binding(
+    b: Binding,
+    *,
+    bound: str,
+    unbound: str,
+    bind_path: str,
+    unbind_path: str,
+    noun: str,
+    permission: str = "edit",
+    name: str = "",
+) -> None:
+    """Declare the four actions of a binding on its owner resource (paths absolute or under the owner's prefix).
+    ``name`` prefixes the actions' names (default ``<owner>_<other>``): a binding the specification serves at two
+    generations of paths is declared twice, the second time under a name of its own."""
+    owner_field = _snake(b.owner_param)
+    others_field = _snake(b.others_param)
+    listing, change = _models(b)
 
     async def bound_rows(ctx: Ctx, query: Any) -> Any:
         return await listed(ctx, b, getattr(query, owner_field), query.page_query(), True)
@@ -159,14 +186,14 @@ def declare_binding(
     async def unbind_rows(ctx: Ctx, body: Any) -> int:
         return await unbind(ctx, b, getattr(body, owner_field), getattr(body, others_field))
 
-    base = f"{b.owner.name}_{b.other.name}"
-    for fn, name in (
+    base = name or f"{b.owner.name}_{b.other.name}"
+    for fn, suffix in (
         (bound_rows, "bound"),
         (unbound_rows, "unbound"),
         (bind_rows, "bind"),
         (unbind_rows, "unbind"),
     ):
-        fn.__name__ = f"{base}_{name}"
+        fn.__name__ = f"{base}_{suffix}"
     answer = Page[b.other.schema_out]  # type: ignore[name-defined]
     b.owner.action(
         "GET",

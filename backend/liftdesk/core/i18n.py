@@ -224,6 +224,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reminder_state_0": ("待处理", "open"),
     "reminder_state_1": ("已忽略", "ignored"),
     "reminder_state_2": ("已处理", "done"),
+    # drivers, their cards and authorizations (fleet/drivers.py, fleet/api/drivers.py, driver_auth.py)
+    "card_serial_taken": (
+        "{field}: 卡序列号 {value} 已被使用",
+        "{field}: the card serial number {value} is already in use",
+    ),
+    "card_main_exists": ("{field}: 司机 {value} 已有主卡", "{field}: driver {value} already has a main card"),
+    "card_bound": (
+        "{field}: 卡 {value} 已绑定司机, 请先解绑",
+        "{field}: card {value} is bound to a driver; unbind it first",
+    ),
+    "driver_car_types": (
+        "所选车辆的车辆类型不一致, 请选择同一类型的车辆",
+        "The selected vehicles are of different types: select vehicles of one type",
+    ),
+    "driver_car_limit": (
+        "{field}: 一个司机最多授权 {limit} 辆车 (已授权 {have} 辆)",
+        "{field}: a driver may be authorized for at most {limit} vehicles ({have} already)",
+    ),
+    "apply_not_pending": (
+        "所选数据中包含非审核中的申请, 请重新选择: {value}",
+        "The selection includes applications that are not under review; select again: {value}",
+    ),
 }
 
 

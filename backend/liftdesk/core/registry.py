@@ -113,7 +113,7 @@ class Resource:
 
     def action(
         self,
-        method: Literal["GET", "POST"],
+        method: Literal["GET", "POST", "DELETE"],
         path: str,
         *,
         summary: str,

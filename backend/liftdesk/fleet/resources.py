@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from liftdesk.core.registry import REGISTRY, Resource
+from liftdesk.fleet import driver_schemas as ds
+from liftdesk.fleet import drivers
 from liftdesk.fleet import models as m
 from liftdesk.fleet import papers, reminders
 from liftdesk.fleet import schemas as s
@@ -94,5 +96,50 @@ DRIVER_REMINDER = REGISTRY.register(
         hooks=reminders.ReminderHooks(),
         default_order=("remind_state", "expire_date"),
         tag="driverExpirationReminder",
+    )
+)
+
+# --- drivers (issue 14): one resource for both generations of the spec's driver screens (``personnel`` and
+# ``driver``), their applications; cards are written through their driver (``fleet.drivers``).
+
+DRIVER = REGISTRY.register(
+    Resource(
+        name="driver",
+        model=m.Driver,
+        prefix=FICS,
+        schema_in=ds.DriverIn,
+        schema_out=ds.DriverOut,
+        code="driver",
+        label="name",
+        # a mobile number names one live driver of the tenant (imports match on it)
+        unique=(("phone",),),
+        ops={
+            "personnel/queryPersonnelList": "page",
+            "driver/queryDriverList": "page",
+            "personnel/detail": "detail",
+            "personnel/addDriverInfo": "create",
+            "personnel/updateDriverInfo": "update",
+            "driver/updateDriverInfo": "update",
+            "personnel/deleteDriverInfo": "remove",
+        },
+        hooks=drivers.DriverHooks(),
+        default_order=("-create_time",),
+        tag="driver",
+    )
+)
+
+DRIVER_APPLY = REGISTRY.register(
+    Resource(
+        name="driver_apply",
+        model=m.DriverApply,
+        prefix=f"{FICS}/driverApply",
+        schema_in=ds.ApplyIn,
+        schema_out=ds.ApplyOut,
+        code="driver_apply",
+        label="name",
+        ops={"page": "page", "detail": "detail", "submit": "submit", "remove": "remove"},
+        hooks=drivers.ApplyHooks(),
+        default_order=("apply_status", "-create_time"),
+        tag="driverApply",
     )
 )

@@ -20,10 +20,12 @@ import logging
 import os
 import re
 import tempfile
+import uuid
 import zipfile
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,6 +33,7 @@ from liftdesk.core import crud
 from liftdesk.core.config import Settings
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.ids import next_id
 from liftdesk.core.registry import Hooks
 from liftdesk.system import models as m
 from liftdesk.system.schemas import SECRET_MASK
@@ -340,6 +343,46 @@ def check_upload(settings: Settings, data: bytes, original_name: str) -> Kind:
     if kind is None or kind.extension not in accepted:
         raise ServiceError(t("file_type", field="file", types=", ".join(accepted)))
     return kind
+
+
+#: Where an attachment's file is read (``system.api.files.download_attach``): an attachment's ``link`` is this with
+#: ``?id=``.
+ATTACH_DOWNLOAD = "/api/blade-resource/attach/download"
+
+
+async def store_attachment(
+    ctx: crud.Ctx, settings: Settings, data: bytes, kind: Kind, filename: str | None
+) -> m.Attach:
+    """Put a checked upload in the tenant's enabled store (else the local disk) under a key made here, and write its
+    attachment row (flushed; committed with the request). The file is removed again when the row cannot be
+    written."""
+    config = await enabled_config(ctx)
+    store = store_of(settings, ctx.scope.tenant_id, config)
+    key = f"upload/{datetime.now(UTC):%Y%m%d}/{uuid.uuid4().hex}.{kind.extension}"
+    try:
+        await store.put(key, data, kind.content_type)
+    except StoreError as exc:
+        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
+    ident = next_id()
+    row = m.Attach(
+        id=ident,
+        link=f"{ATTACH_DOWNLOAD}?id={ident}",
+        domain=store.domain,
+        name=key,
+        original_name=display_name(filename, kind),
+        extension=kind.extension,
+        attach_size=len(data),
+        content_type=kind.content_type,
+        oss_id=config.id if config is not None else None,
+    )
+    ctx.scope.stamp(row, creating=True)
+    ctx.session.add(row)
+    try:
+        await ctx.session.flush()
+    except Exception:
+        await store.delete(key)  # no row, no file
+        raise
+    return row
 
 
 def display_name(name: str | None, kind: Kind) -> str:

@@ -77,7 +77,7 @@ PARAMS = [
         "租户默认菜单集合",
         "tenant.default.menuCode",
         "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api,resource,desk,"
-        "alarm_center,paper_center",
+        "alarm_center,driver_manage",
     ),
 ]
 
@@ -99,6 +99,24 @@ MENUS: list[MenuSpec] = [
             ("car_track", "轨迹回放", "carTrack", "/fleet/track", "iconfont icon-history", 2, []),
             # every command sent to the terminals (read-only; its buttons: ``MENU_BUTTONS``)
             ("command_log", "指令记录", "commandLog", "/fleet/command", "iconfont icon-history", 3, []),
+        ],
+    ),
+    (
+        # drivers, their cards, faces, accounts and vehicle authorizations; driver applications (fleet/api/drivers.py)
+        "driver_manage",
+        "司机管理",
+        "driverManage",
+        "/driver",
+        "iconfont icon-team",
+        2,
+        [
+            # the list, /add/pilot (add / edit) and /locks/lockPilot (view) are its pages
+            ("driver", "司机列表", "driver", "/driver/list", "iconfont icon-user", 1, []),
+            ("driver_apply", "司机申请", "driverApply", "/driver/apply", "iconfont icon-audit", 2, []),
+            # drivers' papers (certificates) with review, loan and archive, and the expiry reminders of licences and
+            # papers (fleet/papers.py, fleet/reminders.py)
+            ("driver_paper", "司机证件", "driverPaper", "/driver/paper", "iconfont icon-idcard", 3, []),
+            ("driver_reminder", "到期提醒", "driverReminder", "/driver/reminder", "iconfont icon-bell", 4, []),
         ],
     ),
     (
@@ -193,20 +211,6 @@ MENUS: list[MenuSpec] = [
         ],
     ),
     (
-        # drivers' papers (certificates) with review, loan and archive, and the expiry reminders of licences and
-        # papers (fleet/papers.py, fleet/reminders.py)
-        "paper_center",
-        "证件管理",
-        "paperCenter",
-        "/driver",
-        "iconfont icon-idcard",
-        4,
-        [
-            ("driver_paper", "司机证件", "driverPaper", "/driver/paper", "iconfont icon-idcard", 1, []),
-            ("driver_reminder", "到期提醒", "driverReminder", "/driver/reminder", "iconfont icon-bell", 2, []),
-        ],
-    ),
-    (
         "authority",
         "权限管理",
         "authority",
@@ -292,6 +296,24 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     ],
     # reminders are written by the daily job, read and ignored
     "driver_reminder": [("view", "查看", 2, 1), ("ignore", "忽略", 2, 2)],
+    # drivers: besides the four, authorizing vehicles, the blacklist and leaving the organisation
+    "driver": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("auth", "授权车辆", 2, 5),
+        ("blacklist", "黑名单", 3, 6),
+        ("unbind", "解绑机构", 3, 7),
+    ],
+    # applications come from the app (or are recorded here); the audit decides them
+    "driver_apply": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("audit", "审核", 3, 5),
+    ],
 }
 
 
@@ -443,7 +465,7 @@ ADMIN_MENU_CODES = frozenset(
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
     | {"desk", "message", "notice", "msg_receive"}
     | {"resource", "oss", "attach"}
-    | {"paper_center", "driver_paper", "driver_reminder"}
+    | {"driver_manage", "driver", "driver_apply", "driver_paper", "driver_reminder"}
 )
 
 #: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads

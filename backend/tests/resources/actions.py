@@ -44,6 +44,11 @@ class ActionCase:
     #: them): the suite checks that a user who sees their own organisation only is served for rows of theirs and
     #: refused (or not told) for the others.
     data_scope: bool = False
+    #: The data-scope case's user: the resource whose rule (own organisation) it gets, and the menus and buttons
+    #: its role is granted besides the vehicle buttons (default: the vehicles' rule, the vehicle and command menus).
+    scope_resource: str = "vehicle"
+    scope_menus: tuple[str, ...] = ("vehicle", "command_log")
+    scope_buttons: tuple[str, ...] = ()
 
 
 #: The organisation ``prepare`` places its rows in (None: the caller's own), for the data-scope case.
@@ -56,11 +61,18 @@ def key(method: str, path: str) -> str:
 
 def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
     """Every context's cases and exemptions (an exemption names the action and says why it has no case)."""
-    from tests.resources import actions_fleet, actions_papers, actions_reporting, actions_system, actions_transfer
+    from tests.resources import (
+        actions_drivers,
+        actions_fleet,
+        actions_papers,
+        actions_reporting,
+        actions_system,
+        actions_transfer,
+    )
 
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
-    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers):
+    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers, actions_drivers):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

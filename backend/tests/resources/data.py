@@ -187,6 +187,17 @@ async def _driver_paper(api: Api, tenant: str) -> dict[str, Any]:
         "issuingAuthority": "市场监督管理局",
         "remark": "generic",
     }
+def mobile() -> str:
+    """A mobile number (11 digits, 1[3-9]...) no other test is likely to have taken."""
+    return f"1{random.choice('3456789')}{random.randint(0, 10**9 - 1):09d}"
+
+
+async def _driver(api: Api, tenant: str) -> dict[str, Any]:
+    return {"name": api.unique("司机"), "phone": mobile(), "jobNumber": api.unique("J"), "workType": 3, "sex": 1}
+
+
+async def _driver_apply(api: Api, tenant: str) -> dict[str, Any]:
+    return {"name": api.unique("申请"), "phone": mobile(), "jobNumber": api.unique("J"), "licenseNumber": "L-1"}
 
 
 CASES: dict[str, Case] = {
@@ -210,6 +221,8 @@ CASES: dict[str, Case] = {
     "oss": Case(_oss, ("remark", "changed"), "ossCode"),
     "notice": Case(_notice, ("content", "changed"), "title"),
     "driver_paper": Case(_driver_paper, ("remark", "changed"), "paperNumber"),
+    "driver": Case(_driver, ("jobNumber", "changed"), "name"),
+    "driver_apply": Case(_driver_apply, ("jobNumber", "changed"), "name"),
 }
 
 # Resources exempt from the generic suite, each with the reason.

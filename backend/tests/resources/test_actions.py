@@ -117,7 +117,10 @@ async def test_own_organisation_sees_and_changes_only_its_rows(api: Api, name: s
     action, case = ACTIONS[name], CASES[name]
     ids = await seed_ids(api)
     buttons = ("vehicle_add", "vehicle_edit", "vehicle_delete", "fence", "fence_edit", "report_efficiency")
-    async with own_organisation_user(api, ids["child_dept"], buttons=buttons) as who:
+    buttons += case.scope_buttons
+    async with own_organisation_user(
+        api, ids["child_dept"], buttons=buttons, resource=case.scope_resource, menus=case.scope_menus
+    ) as who:
         token = PLACE_IN.set(ids["dept"])
         try:
             outside = await case.prepare(api, "000000")

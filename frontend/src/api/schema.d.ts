@@ -672,6 +672,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getAuthDriver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drivers authorized for a vehicle (each driver at most 200 vehicles): the rows bound, paged, with their filters
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carInfo-vehicle_vehicle_driver_bound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarAlarmInfoList": {
         parameters: {
             query?: never;
@@ -1108,6 +1128,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carSet/batchAuthorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize drivers for vehicles (every driver for every vehicle; the vehicles share a type; each driver at most 200 vehicles); answers how many authorizations were added
+         * @description Permission: the button driver_auth. Kind: bind.
+         */
+        post: operations["carInfo-vehicle_batch_authorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/cancelCarAuthorizationDriver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drivers authorized for a vehicle (each driver at most 200 vehicles): unbind rows; answers how many links were removed
+         * @description Permission: the button driver_auth. Kind: unbind.
+         */
+        post: operations["carInfo-vehicle_vehicle_driver_unbind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/carAuthorizationDriver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drivers authorized for a vehicle (each driver at most 200 vehicles): bind rows (all or none); answers how many links were added
+         * @description Permission: the button driver_auth. Kind: bind.
+         */
+        post: operations["carInfo-vehicle_vehicle_driver_bind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carSet/crashThresholdValue": {
         parameters: {
             query?: never;
@@ -1202,6 +1282,26 @@ export interface paths {
          * @description Permission: the button vehicle_edit. Kind: action.
          */
         post: operations["carSet-vehicle_rate_limiting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carSet/selectDriverListV1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drivers authorized for a vehicle (each driver at most 200 vehicles): the rows not bound, paged, with their filters
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carInfo-vehicle_vehicle_driver_unbound"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1402,6 +1502,548 @@ export interface paths {
         get: operations["common-tenant_ip_offset"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/addDriverAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a driver's app account (at least 4 characters) and password (at least 6; kept if left out)
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        post: operations["driver-driver_save_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/addDriverAuthorizationCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles a driver is authorized for (second generation of the paths): bind rows (all or none); answers how many links were added (at most 200 bound in all)
+         * @description Permission: the button driver_auth. Kind: bind.
+         */
+        post: operations["driver-driver_driver_vehicle_v2_bind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/addDriverLicense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a driver's licence (the vehicles hear of a changed validity)
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        post: operations["driver-driver_save_license"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/addIdicCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an IC card to a driver (driverId), or unbound (main: number, serial, password; sub: number, serial, level; the serial unique among the tenant's cards)
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        post: operations["driver-driver_driver_add_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/cancelDriverAuthorizationCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles a driver is authorized for (second generation of the paths): unbind rows; answers how many links were removed
+         * @description Permission: the button driver_auth. Kind: unbind.
+         */
+        post: operations["driver-driver_driver_vehicle_v2_unbind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/deleteFacePhoto/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a driver's face photo (and its file)
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        delete: operations["driver-driver_delete_face"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/deleteIdic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete cards (their serials are free again)
+         * @description Permission: the button driver_edit. Kind: batch.
+         */
+        post: operations["driver-driver_delete_cards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/driverAuthorizationPageList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorizations (driver and vehicle, both in the caller's scope), newest first, paged
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_authorization_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/getDriverAppAccount/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A driver's app account
+         * @description Permission: one of the menus driver. Kind: sub.
+         */
+        get: operations["driver-driver_get_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/getDriverDetail/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One driver with cards, licence, face, account and the vehicles authorized (those the caller sees)
+         * @description Permission: one of the menus driver. Kind: detail.
+         */
+        get: operations["driver-driver_driver_full"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/getDriverFacePhoto/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A driver's face photo
+         * @description Permission: one of the menus driver. Kind: sub.
+         */
+        get: operations["driver-driver_get_face"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/getDriverIdicCard/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A driver's IC cards (passwords masked)
+         * @description Permission: one of the menus driver. Kind: sub.
+         */
+        get: operations["driver-driver_cards_by_path"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/getDriverInfoDetail/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One driver
+         * @description Permission: one of the menus driver. Kind: detail.
+         */
+        get: operations["driver-driver_driver_info_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/getDriverLicense/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A driver's licence
+         * @description Permission: one of the menus driver. Kind: sub.
+         */
+        get: operations["driver-driver_get_license"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/idicCardBindDriver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bind an unbound card to a driver (a driver has one main card)
+         * @description Permission: the button driver_edit. Kind: bind.
+         */
+        post: operations["driver-driver_bind_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/idicCardUnbindDriver/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unbind one card from its driver (kept, unbound)
+         * @description Permission: the button driver_edit. Kind: unbind.
+         */
+        post: operations["driver-driver_unbind_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/queryAuthCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles a driver is authorized for (second generation of the paths): the rows bound, paged, with their filters
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_driver_vehicle_v2_bound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/queryCarAuthorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles in the caller's scope (paged, with the vehicle list's filters), each marked authorized for the driver or not
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_car_authorization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/queryDriverList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver: paged list with filters */
+        get: operations["driver-driver_driver_queryDriverList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/queryDriverListByName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drivers whose name holds the text (at most 50; a picker)
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_by_name"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/queryNotAuthCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles a driver is authorized for (second generation of the paths): the rows not bound, paged, with their filters
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_driver_vehicle_v2_unbound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/updateDriverFacePhoto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a driver's face photo (multipart 'file', driverId in the query): a JPG or PNG of at most 5 MB, judged by its content; kept in the tenant's file store; not issued to the devices until they get it
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        post: operations["driver-driver_upload_face"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driver/updateDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver: update the fields given (id required) */
+        post: operations["driver-driver_driver_updateDriverInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driverApply/auditBatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve (applyStatus 1) or reject (2) the selected applications with a note (auditNote); every one of them must be pending. An approved application makes its driver (or updates the driver of its phone)
+         * @description Permission: the button driver_apply_audit. Kind: batch.
+         */
+        post: operations["driverApply-driver_apply_audit_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driverApply/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver_apply: one row by id */
+        get: operations["driverApply-driver_apply_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driverApply/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver_apply: paged list with filters */
+        get: operations["driverApply-driver_apply_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driverApply/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver_apply: delete by ids=1,2 */
+        post: operations["driverApply-driver_apply_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/driverApply/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver_apply: create (no id) or update (with id) */
+        post: operations["driverApply-driver_apply_submit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1742,6 +2384,431 @@ export interface paths {
          * @description Permission: the button vehicle_edit. Kind: action.
          */
         post: operations["parameterQuery-vehicle_version_query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/addDriverAuthorizationCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles a driver is authorized for: bind rows (all or none); answers how many links were added (at most 200 bound in all)
+         * @description Permission: the button driver_auth. Kind: bind.
+         */
+        post: operations["driver-driver_driver_vehicle_bind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/addDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver: create */
+        post: operations["driver-driver_personnel_addDriverInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/addIdicCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an IC card to a driver (driverId), or unbound (main: number, serial, password; sub: number, serial, level; the serial unique among the tenant's cards)
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        post: operations["driver-driver_personnel_add_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/cancelDriverAuthorizationCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicles a driver is authorized for: unbind rows; answers how many links were removed
+         * @description Permission: the button driver_auth. Kind: unbind.
+         */
+        post: operations["driver-driver_driver_vehicle_unbind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/checkAuthorizationCarIdByDriverIds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The vehicles (those the caller sees) each of the drivers is authorized for
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        post: operations["driver-driver_cars_of_drivers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/deleteDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver: delete by ids=1,2 */
+        post: operations["driver-driver_personnel_deleteDriverInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver: one row by id */
+        get: operations["driver-driver_personnel_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/driverUnbindIdicCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unbind cards from their drivers (kept, unbound, for binding again)
+         * @description Permission: the button driver_edit. Kind: unbind.
+         */
+        post: operations["driver-driver_unbind_cards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/exportDriver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The drivers as .xlsx, with the list's filters (as queryPersonnelList takes them)
+         * @description Permission: one of the menus driver. Kind: export.
+         */
+        get: operations["driver-driver_export_driver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/exportDriverTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Add drivers from an .xls / .xlsx file (multipart file; isCovered=1 updates the driver of the same phone); answers a report: created, updated, and the rows refused with row and reason: the template (its header row)
+         * @description Permission: one of the menus driver. Kind: export.
+         */
+        get: operations["driver-driver_import_template_driver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/getDriverIdicCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A driver's IC cards (passwords masked)
+         * @description Permission: one of the menus driver. Kind: sub.
+         */
+        post: operations["driver-driver_cards_by_body"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/getDriverInfoDetail/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One driver
+         * @description Permission: one of the menus driver. Kind: detail.
+         */
+        get: operations["driver-driver_personnel_info_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/getIcLevelEnumList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The card levels
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["driver-driver_dictionary_card_level"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/getJobTypeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The work types
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["driver-driver_dictionary_work_type"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/getVerifyTypeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verification modes
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["driver-driver_dictionary_verification_mode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/importDriver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add drivers from an .xls / .xlsx file (multipart file; isCovered=1 updates the driver of the same phone); answers a report: created, updated, and the rows refused with row and reason
+         * @description Permission: the button driver_add. Kind: import.
+         */
+        post: operations["driver-driver_import_driver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/importDriverProgress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Add drivers from an .xls / .xlsx file (multipart file; isCovered=1 updates the driver of the same phone); answers a report: created, updated, and the rows refused with row and reason: progress and report of a large import (jobId from the import's answer)
+         * @description Permission: the button driver_add. Kind: read.
+         */
+        get: operations["driver-driver_import_progress_driver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/queryAuthCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles a driver is authorized for: the rows bound, paged, with their filters
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_driver_vehicle_bound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/queryNotAuthCar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles a driver is authorized for: the rows not bound, paged, with their filters
+         * @description Permission: one of the menus driver. Kind: read.
+         */
+        get: operations["driver-driver_driver_vehicle_unbound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/queryPersonnelList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** driver: paged list with filters */
+        get: operations["driver-driver_personnel_queryPersonnelList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/revertPassword/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reset a driver's app password to a random one, shown once in the answer
+         * @description Permission: the button driver_edit. Kind: action.
+         */
+        get: operations["driver-driver_revert_password"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/personnel/updateDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** driver: update the fields given (id required) */
+        post: operations["driver-driver_personnel_updateDriverInfo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5074,6 +6141,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/driver/blacklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put the selected drivers on the blacklist with a reason (blacklisted 1), or take them off (0): a blacklisted driver's cards are refused on every vehicle
+         * @description Permission: the button driver_blacklist. Kind: batch.
+         */
+        post: operations["driver-driver_blacklist_drivers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/driver/unbindOrganisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The selected drivers (ids=1,2) leave their organisation (and lose their vehicle authorizations)
+         * @description Permission: the button driver_unbind. Kind: batch.
+         */
+        post: operations["driver-driver_unbind_organisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/driverPaper/holders": {
         parameters: {
             query?: never;
@@ -5441,6 +6548,27 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** AccountIn */
+        AccountIn: {
+            /** Appaccount */
+            appAccount: string;
+            /** Apppassword */
+            appPassword?: string | null;
+            /** Driverid */
+            driverId: string;
+        };
+        /** AccountOut */
+        AccountOut: {
+            /** Appaccount */
+            appAccount?: string | null;
+            /** Driverid */
+            driverId: string;
+            /**
+             * Hasapppassword
+             * @default false
+             */
+            hasAppPassword: boolean;
+        };
         /** AlarmCount */
         AlarmCount: {
             /** Count */
@@ -5688,6 +6816,94 @@ export interface components {
              */
             vehicles: number;
         };
+        /** ApplyIn */
+        ApplyIn: {
+            /** Id */
+            id?: string | null;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone: string;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        ApplyInSubmit: components["schemas"]["ApplyIn"] | components["schemas"]["ApplyInUpdate"];
+        /** ApplyInUpdate */
+        ApplyInUpdate: {
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name?: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone?: string;
+        };
+        /** ApplyOut */
+        ApplyOut: {
+            /**
+             * Applystatus
+             * @default 0
+             */
+            applyStatus: number;
+            /** Auditnote */
+            auditNote?: string | null;
+            /** Audittime */
+            auditTime?: string | null;
+            /** Audituser */
+            auditUser?: string | null;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Driverid */
+            driverId?: string | null;
+            /** Id */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone: string;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
         /**
          * AttachIn
          * @description What may change of an attachment (``attach/submit``): its name as shown. Attachments are made by uploading.
@@ -5773,6 +6989,48 @@ export interface components {
              */
             ids: string;
         };
+        /** AuditIn */
+        AuditIn: {
+            /**
+             * Applystatus
+             * @description 1 approve, 2 reject
+             */
+            applyStatus: number;
+            /** Auditnote */
+            auditNote?: string | null;
+            /**
+             * Ids
+             * @description the selected rows: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+        };
+        /** AuthorizationRow */
+        AuthorizationRow: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType?: number | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Driverid */
+            driverId: string;
+            /** Drivername */
+            driverName: string;
+            /** Phone */
+            phone?: string | null;
+        };
+        /** BatchAuthorization */
+        BatchAuthorization: {
+            /** Carids */
+            carIds: string[];
+            /** Driverids */
+            driverIds: string[];
+        };
         /** BatteryIn */
         BatteryIn: {
             /**
@@ -5852,8 +7110,41 @@ export interface components {
              */
             withSoc: number;
         };
+        /** BlacklistIn */
+        BlacklistIn: {
+            /**
+             * Blacklisted
+             * @description 1 blacklist, 0 take off the blacklist
+             * @default 1
+             */
+            blacklisted: number;
+            /**
+             * Ids
+             * @description the selected rows: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+            /** Reason */
+            reason?: string | null;
+        };
         /** Body_carInfo-vehicle_import_vehicle */
         "Body_carInfo-vehicle_import_vehicle": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
+        /** Body_driver-driver_import_driver */
+        "Body_driver-driver_import_driver": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
+        /** Body_driver-driver_upload_face */
+        "Body_driver-driver_upload_face": {
             /**
              * File
              * @description the file (multipart field 'file')
@@ -5941,6 +7232,27 @@ export interface components {
             workHours: number;
         };
         /**
+         * CarAuthorizationRow
+         * @description A vehicle, marked authorized for the driver or not (``queryCarAuthorization``).
+         */
+        CarAuthorizationRow: {
+            /**
+             * Authorized
+             * @default false
+             */
+            authorized: boolean;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType?: number | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+        };
+        /**
          * CarDictItem
          * @description A value of the vehicle type dictionary, in its order.
          */
@@ -5968,6 +7280,126 @@ export interface components {
              * @enum {string}
              */
             type: "dept" | "car";
+        };
+        /**
+         * CardAdd
+         * @description A card added on its own (``addIdicCard``): to a driver, or unbound (kept for binding later).
+         */
+        CardAdd: {
+            /**
+             * Cardkind
+             * @description 1 main card, 2 sub card
+             * @default 1
+             */
+            cardKind: number;
+            /**
+             * Cardlevel
+             * @description getIcLevelEnumList
+             */
+            cardLevel?: number | null;
+            /** Cardnumber */
+            cardNumber: string;
+            /** Driverid */
+            driverId?: string | null;
+            /** Id */
+            id?: string | null;
+            /**
+             * Password
+             * @description numeric, at least 4 digits (never read back)
+             */
+            password?: string | null;
+            /**
+             * Serialnumber
+             * @description exactly 10 digits
+             */
+            serialNumber: string;
+            /**
+             * Verifymode
+             * @description getVerifyTypeList
+             */
+            verifyMode?: number | null;
+        };
+        /** CardBind */
+        CardBind: {
+            /** Cardid */
+            cardId: string;
+            /** Driverid */
+            driverId: string;
+        };
+        /** CardIds */
+        CardIds: {
+            /**
+             * Ids
+             * @description the cards
+             */
+            ids: string[];
+        };
+        /**
+         * CardIn
+         * @description An IC card: main (1) or sub (2). Main: number, serial and password; sub: number, serial and level.
+         */
+        CardIn: {
+            /**
+             * Cardkind
+             * @description 1 main card, 2 sub card
+             * @default 1
+             */
+            cardKind: number;
+            /**
+             * Cardlevel
+             * @description getIcLevelEnumList
+             */
+            cardLevel?: number | null;
+            /** Cardnumber */
+            cardNumber: string;
+            /** Id */
+            id?: string | null;
+            /**
+             * Password
+             * @description numeric, at least 4 digits (never read back)
+             */
+            password?: string | null;
+            /**
+             * Serialnumber
+             * @description exactly 10 digits
+             */
+            serialNumber: string;
+            /**
+             * Verifymode
+             * @description getVerifyTypeList
+             */
+            verifyMode?: number | null;
+        };
+        /** CardOut */
+        CardOut: {
+            /** Cardkind */
+            cardKind: number;
+            /** Cardlevel */
+            cardLevel?: number | null;
+            /** Cardnumber */
+            cardNumber: string;
+            /** Createtime */
+            createTime?: string | null;
+            /** Driverid */
+            driverId?: string | null;
+            /** Drivername */
+            driverName?: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Password
+             * @default
+             */
+            password: string;
+            /** Serialnumber */
+            serialNumber: string;
+            /** Verifymode */
+            verifyMode?: number | null;
+        };
+        /** CardsOfDriver */
+        CardsOfDriver: {
+            /** Driverid */
+            driverId: string;
         };
         /** CarsIn */
         CarsIn: {
@@ -6686,23 +8118,6 @@ export interface components {
             /** Sort */
             sort?: number;
         };
-        /** DictItem */
-        DictItem: {
-            /** Code */
-            code: string;
-            /** Dictkey */
-            dictKey: string;
-            /** Dictvalue */
-            dictValue: string;
-            /** Id */
-            id: string;
-            /** Parentid */
-            parentId: string;
-            /** Remark */
-            remark?: string | null;
-            /** Sort */
-            sort: number;
-        };
         /** DictOut */
         DictOut: {
             /** Code */
@@ -6726,6 +8141,313 @@ export interface components {
             remark?: string | null;
             /** Sort */
             sort: number;
+        };
+        /** DriverBrief */
+        DriverBrief: {
+            /** Id */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone?: string | null;
+        };
+        /** DriverCars */
+        DriverCars: {
+            /** Carids */
+            carIds: string[];
+            /** Driverid */
+            driverId: string;
+        };
+        /** DriverFullOut */
+        DriverFullOut: {
+            /** Age */
+            age?: number | null;
+            /** Appaccount */
+            appAccount?: string | null;
+            /** Blacklistreason */
+            blacklistReason?: string | null;
+            /**
+             * Blacklisted
+             * @default 0
+             */
+            blacklisted: number;
+            /**
+             * Carcount
+             * @default 0
+             */
+            carCount: number;
+            /** Cars */
+            cars?: components["schemas"]["VehicleOut"][];
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Emergencyphone */
+            emergencyPhone?: string | null;
+            /** Entrydate */
+            entryDate?: string | null;
+            /**
+             * Faceissued
+             * @default 0
+             */
+            faceIssued: number;
+            /** Facephoto */
+            facePhoto?: string | null;
+            /**
+             * Hasapppassword
+             * @default false
+             */
+            hasAppPassword: boolean;
+            /** Homeaddress */
+            homeAddress?: string | null;
+            /** Hometown */
+            hometown?: string | null;
+            /** Id */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licenseissuedate */
+            licenseIssueDate?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /**
+             * Licensestate
+             * @default
+             */
+            licenseState: string;
+            /** Licensetype */
+            licenseType?: string | null;
+            /** Licensevaliduntil */
+            licenseValidUntil?: string | null;
+            mainCard?: components["schemas"]["CardOut"] | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Medicaldate */
+            medicalDate?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone: string;
+            /** Position */
+            position?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Sex
+             * @description 0 unknown, 1 male, 2 female
+             * @default 0
+             */
+            sex: number;
+            /** Status */
+            status?: number | null;
+            /**
+             * Subcards
+             * @default []
+             */
+            subCards: components["schemas"]["CardOut"][];
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+            /**
+             * Worktype
+             * @description getJobTypeList
+             */
+            workType?: number | null;
+            /** Worktypename */
+            workTypeName?: string | null;
+        };
+        /** DriverIdsBody */
+        DriverIdsBody: {
+            /** Driverids */
+            driverIds: string[];
+        };
+        /**
+         * DriverIn
+         * @description A driver as /add/pilot saves it: the person, the licence, the cards and the app account at once (all or
+         *     nothing). ``mainCard`` / ``subCards`` given replace the driver's cards (a card sent back with its id keeps its
+         *     password when the mask is sent); left out, the cards stay as they are.
+         */
+        DriverIn: {
+            /** Age */
+            age?: number | null;
+            /** Appaccount */
+            appAccount?: string | null;
+            /**
+             * Apppassword
+             * @description written, never read back
+             */
+            appPassword?: string | null;
+            /** Emergencyphone */
+            emergencyPhone?: string | null;
+            /** Entrydate */
+            entryDate?: string | null;
+            /** Homeaddress */
+            homeAddress?: string | null;
+            /** Hometown */
+            hometown?: string | null;
+            /** Id */
+            id?: string | null;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licenseissuedate */
+            licenseIssueDate?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Licensetype */
+            licenseType?: string | null;
+            /** Licensevaliduntil */
+            licenseValidUntil?: string | null;
+            mainCard?: components["schemas"]["CardIn"] | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Medicaldate */
+            medicalDate?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone: string;
+            /** Position */
+            position?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Sex
+             * @description 0 unknown, 1 male, 2 female
+             * @default 0
+             */
+            sex: number;
+            /** Subcards */
+            subCards?: components["schemas"]["CardIn"][] | null;
+            /**
+             * Worktype
+             * @description getJobTypeList
+             */
+            workType?: number | null;
+        };
+        /** @description the new row (an id is ignored) */
+        DriverInCreate: components["schemas"]["DriverIn"];
+        /** DriverOut */
+        DriverOut: {
+            /** Age */
+            age?: number | null;
+            /** Appaccount */
+            appAccount?: string | null;
+            /** Blacklistreason */
+            blacklistReason?: string | null;
+            /**
+             * Blacklisted
+             * @default 0
+             */
+            blacklisted: number;
+            /**
+             * Carcount
+             * @default 0
+             */
+            carCount: number;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Emergencyphone */
+            emergencyPhone?: string | null;
+            /** Entrydate */
+            entryDate?: string | null;
+            /**
+             * Faceissued
+             * @default 0
+             */
+            faceIssued: number;
+            /** Facephoto */
+            facePhoto?: string | null;
+            /**
+             * Hasapppassword
+             * @default false
+             */
+            hasAppPassword: boolean;
+            /** Homeaddress */
+            homeAddress?: string | null;
+            /** Hometown */
+            hometown?: string | null;
+            /** Id */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licenseissuedate */
+            licenseIssueDate?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /**
+             * Licensestate
+             * @default
+             */
+            licenseState: string;
+            /** Licensetype */
+            licenseType?: string | null;
+            /** Licensevaliduntil */
+            licenseValidUntil?: string | null;
+            mainCard?: components["schemas"]["CardOut"] | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Medicaldate */
+            medicalDate?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone: string;
+            /** Position */
+            position?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Sex
+             * @description 0 unknown, 1 male, 2 female
+             * @default 0
+             */
+            sex: number;
+            /** Status */
+            status?: number | null;
+            /**
+             * Subcards
+             * @default []
+             */
+            subCards: components["schemas"]["CardOut"][];
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+            /**
+             * Worktype
+             * @description getJobTypeList
+             */
+            workType?: number | null;
+            /** Worktypename */
+            workTypeName?: string | null;
         };
         /**
          * DriverPaperIn
@@ -6938,6 +8660,19 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
+        /** DriverVehicleChange */
+        DriverVehicleChange: {
+            /**
+             * Carids
+             * @description the vehicle rows
+             */
+            carIds: string[];
+            /**
+             * Driverid
+             * @description the driver
+             */
+            driverId: string;
+        };
         /**
          * EfficiencyQuery
          * @description The vehicle efficiency report's filters: organisation (and those under it), range, vehicle, type, holidays.
@@ -7144,6 +8879,18 @@ export interface components {
             kinds: {
                 [key: string]: number;
             };
+        };
+        /** FaceOut */
+        FaceOut: {
+            /** Driverid */
+            driverId: string;
+            /**
+             * Faceissued
+             * @default 0
+             */
+            faceIssued: number;
+            /** Facephoto */
+            facePhoto?: string | null;
         };
         /** FaultCar */
         FaultCar: {
@@ -8068,6 +9815,39 @@ export interface components {
              */
             mechanismId?: string | null;
         };
+        /** LicenseIn */
+        LicenseIn: {
+            /** Driverid */
+            driverId: string;
+            /** Licenseissuedate */
+            licenseIssueDate?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Licensetype */
+            licenseType?: string | null;
+            /** Licensevaliduntil */
+            licenseValidUntil?: string | null;
+        };
+        /** LicenseOut */
+        LicenseOut: {
+            /** Driverid */
+            driverId: string;
+            /** Licenseissuedate */
+            licenseIssueDate?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /**
+             * Licensestate
+             * @default
+             */
+            licenseState: string;
+            /** Licensetype */
+            licenseType?: string | null;
+            /** Licensevaliduntil */
+            licenseValidUntil?: string | null;
+            /** Name */
+            name: string;
+        };
         /**
          * LiveEvent
          * @description A new alarm event (the feed's ``event`` messages). ``time`` is when it began (device time); instant events
@@ -8810,6 +10590,18 @@ export interface components {
             distanceKm: number;
         };
         /**
+         * NewPassword
+         * @description A password made by the server, shown once to the caller.
+         */
+        NewPassword: {
+            /** Appaccount */
+            appAccount?: string | null;
+            /** Driverid */
+            driverId: string;
+            /** Password */
+            password: string;
+        };
+        /**
          * NewPasswords
          * @description Passwords set by an administrator, by account: shown once, to be passed on to each user.
          */
@@ -9209,6 +11001,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[ApplyOut] */
+        Page_ApplyOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["ApplyOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[AttachOut] */
         Page_AttachOut_: {
             /** Current */
@@ -9217,6 +11022,32 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["AttachOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[AuthorizationRow] */
+        Page_AuthorizationRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["AuthorizationRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[CarAuthorizationRow] */
+        Page_CarAuthorizationRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["CarAuthorizationRow"][];
             /** Size */
             size: number;
             /** Total */
@@ -9308,6 +11139,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["DictOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[DriverOut] */
+        Page_DriverOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["DriverOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -10143,6 +11987,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[AccountOut] */
+        R_AccountOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["AccountOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[AlarmSummary] */
         R_AlarmSummary_: {
             /**
@@ -10151,6 +12014,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["AlarmSummary"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[ApplyOut] */
+        R_ApplyOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ApplyOut"] | null;
             /**
              * Msg
              * @default
@@ -10208,6 +12090,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Calendar"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[CardOut] */
+        R_CardOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["CardOut"] | null;
             /**
              * Msg
              * @default
@@ -10352,6 +12253,44 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[DriverFullOut] */
+        R_DriverFullOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["DriverFullOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[DriverOut] */
+        R_DriverOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["DriverOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[DriverPaperOut] */
         R_DriverPaperOut_: {
             /**
@@ -10379,6 +12318,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["DriverReminderOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[FaceOut] */
+        R_FaceOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FaceOut"] | null;
             /**
              * Msg
              * @default
@@ -10542,6 +12500,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[LicenseOut] */
+        R_LicenseOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["LicenseOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[LiveVehicle] */
         R_LiveVehicle_: {
             /**
@@ -10694,6 +12671,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[NewPassword] */
+        R_NewPassword_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["NewPassword"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[NewPasswords] */
         R_NewPasswords_: {
             /**
@@ -10808,6 +12804,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[ApplyOut]] */
+        R_Page_ApplyOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_ApplyOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[AttachOut]] */
         R_Page_AttachOut__: {
             /**
@@ -10816,6 +12831,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_AttachOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[AuthorizationRow]] */
+        R_Page_AuthorizationRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_AuthorizationRow_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[CarAuthorizationRow]] */
+        R_Page_CarAuthorizationRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_CarAuthorizationRow_"] | null;
             /**
              * Msg
              * @default
@@ -10949,6 +13002,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_DictOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[DriverOut]] */
+        R_Page_DriverOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_DriverOut_"] | null;
             /**
              * Msg
              * @default
@@ -12202,6 +14274,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[CardOut]] */
+        R_list_CardOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["CardOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[CommandOut]] */
         R_list_CommandOut__: {
             /**
@@ -12262,15 +14354,35 @@ export interface components {
              */
             success: boolean;
         };
-        /** R[list[DictItem]] */
-        R_list_DictItem__: {
+        /** R[list[DriverBrief]] */
+        R_list_DriverBrief__: {
             /**
              * Code
              * @default 200
              */
             code: number;
             /** Data */
-            data?: components["schemas"]["DictItem"][] | null;
+            data?: components["schemas"]["DriverBrief"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[DriverCars]] */
+        R_list_DriverCars__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["DriverCars"][] | null;
             /**
              * Msg
              * @default
@@ -14343,6 +16455,19 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /** VehicleDriverChange */
+        VehicleDriverChange: {
+            /**
+             * Carid
+             * @description the vehicle
+             */
+            carId: string;
+            /**
+             * Driverids
+             * @description the driver rows
+             */
+            driverIds: string[];
+        };
         /** VehicleIn */
         VehicleIn: {
             /** Batterybrand */
@@ -14863,6 +16988,71 @@ export interface components {
             /** Sort */
             sort: number;
         };
+        /** DriverInUpdate */
+        liftdesk__core__crud__DriverInUpdate__1: {
+            /** Age */
+            age?: number | null;
+            /** Appaccount */
+            appAccount?: string | null;
+            /**
+             * Apppassword
+             * @description written, never read back
+             */
+            appPassword?: string | null;
+            /** Emergencyphone */
+            emergencyPhone?: string | null;
+            /** Entrydate */
+            entryDate?: string | null;
+            /** Homeaddress */
+            homeAddress?: string | null;
+            /** Hometown */
+            hometown?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Jobnumber */
+            jobNumber?: string | null;
+            /** Licenseissuedate */
+            licenseIssueDate?: string | null;
+            /** Licensenumber */
+            licenseNumber?: string | null;
+            /** Licensetype */
+            licenseType?: string | null;
+            /** Licensevaliduntil */
+            licenseValidUntil?: string | null;
+            mainCard?: components["schemas"]["CardIn"] | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Medicaldate */
+            medicalDate?: string | null;
+            /** Name */
+            name?: string;
+            /**
+             * Phone
+             * @description an 11-digit mobile number (1[3-9]...)
+             */
+            phone?: string;
+            /** Position */
+            position?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Sex
+             * @description 0 unknown, 1 male, 2 female
+             */
+            sex?: number;
+            /** Subcards */
+            subCards?: components["schemas"]["CardIn"][] | null;
+            /**
+             * Worktype
+             * @description getJobTypeList
+             */
+            workType?: number | null;
+        };
+        /** @description id and the fields to change */
+        liftdesk__core__crud__DriverInUpdate__2: components["schemas"]["liftdesk__core__crud__DriverInUpdate__1"];
         /** DriverPaperInUpdate */
         liftdesk__core__crud__DriverPaperInUpdate__1: {
             /**
@@ -15166,6 +17356,46 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[DictItem]] */
+        liftdesk__core__envelope__R_list_DictItem____1: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["liftdesk__system__api__dictionaries__DictItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[DictItem]] */
+        liftdesk__core__envelope__R_list_DictItem____2: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["liftdesk__fleet__driver_schemas__DictItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[DictOutNode]] */
         liftdesk__core__envelope__R_list_DictOutNode____1: {
             /**
@@ -15245,6 +17475,30 @@ export interface components {
              * @default true
              */
             success: boolean;
+        };
+        /** DictItem */
+        liftdesk__fleet__driver_schemas__DictItem: {
+            /** Dictkey */
+            dictKey: string;
+            /** Dictvalue */
+            dictValue: string;
+        };
+        /** DictItem */
+        liftdesk__system__api__dictionaries__DictItem: {
+            /** Code */
+            code: string;
+            /** Dictkey */
+            dictKey: string;
+            /** Dictvalue */
+            dictValue: string;
+            /** Id */
+            id: string;
+            /** Parentid */
+            parentId: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sort */
+            sort: number;
         };
     };
     responses: never;
@@ -16333,6 +18587,46 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_vehicle_driver_bound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the vehicle */
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DriverOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-vehicle_alarm_all_list": {
         parameters: {
             query?: never;
@@ -17115,6 +19409,105 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_batch_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchAuthorization"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_vehicle_driver_unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleDriverChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_vehicle_driver_bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleDriverChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carSet-vehicle_crash_threshold": {
         parameters: {
             query?: never;
@@ -17267,6 +19660,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_vehicle_driver_unbound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the vehicle */
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DriverOut__"];
                 };
             };
             /** @description Validation Error */
@@ -17593,6 +20026,947 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IpOffset_"];
+                };
+            };
+        };
+    };
+    "driver-driver_save_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AccountOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_v2_bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverVehicleChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_save_license": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LicenseOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_add_card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardAdd"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CardOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_v2_unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverVehicleChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_delete_face": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FaceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_delete_cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardIds"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_authorization_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description one driver's */
+                driverId?: string | null;
+                /** @description one vehicle's */
+                carId?: string | null;
+                /** @description the driver's name holds this */
+                name?: string;
+                /** @description the vehicle's number holds this */
+                carNo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_AuthorizationRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_get_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AccountOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverFullOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_get_face": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FaceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_cards_by_path": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CardOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_info_detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_get_license": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LicenseOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_bind_card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardBind"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CardOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_unbind_card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_v2_bound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the driver */
+                driverId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_VehicleOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_car_authorization": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the driver */
+                driverId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_CarAuthorizationRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_queryDriverList": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DriverOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_by_name": {
+        parameters: {
+            query?: {
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_DriverBrief__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_v2_unbound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the driver */
+                driverId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_VehicleOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_upload_face": {
+        parameters: {
+            query: {
+                driverId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_driver-driver_upload_face"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FaceOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_updateDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["liftdesk__core__crud__DriverInUpdate__2"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverApply-driver_apply_audit_batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverApply-driver_apply_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ApplyOut_"];
+                };
+            };
+        };
+    };
+    "driverApply-driver_apply_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_ApplyOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverApply-driver_apply_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverApply-driver_apply_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ApplyOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -18205,6 +21579,672 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverVehicleChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_addDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverInCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_add_card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardAdd"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CardOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverVehicleChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_cars_of_drivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverIdsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_DriverCars__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_deleteDriverInfo": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverOut_"];
+                };
+            };
+        };
+    };
+    "driver-driver_unbind_cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardIds"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_export_driver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    "driver-driver_import_template_driver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    "driver-driver_cards_by_body": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardsOfDriver"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_CardOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_info_detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_dictionary_card_level": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictItem____2"];
+                };
+            };
+        };
+    };
+    "driver-driver_dictionary_work_type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictItem____2"];
+                };
+            };
+        };
+    };
+    "driver-driver_dictionary_verification_mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictItem____2"];
+                };
+            };
+        };
+    };
+    "driver-driver_import_driver": {
+        parameters: {
+            query?: {
+                /** @description 1: rows matching an existing key update it */
+                isCovered?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_driver-driver_import_driver"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_import_progress_driver": {
+        parameters: {
+            query: {
+                jobId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_bound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the driver */
+                driverId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_VehicleOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_driver_vehicle_unbound": {
+        parameters: {
+            query: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                /** @description the driver */
+                driverId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_VehicleOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_queryPersonnelList": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_DriverOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_revert_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_NewPassword_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_personnel_updateDriverInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["liftdesk__core__crud__DriverInUpdate__2"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_DriverOut_"];
                 };
             };
             /** @description Validation Error */
@@ -20774,7 +24814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_list_DictItem__"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictItem____1"];
                 };
             };
             /** @description Validation Error */
@@ -21004,7 +25044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_list_DictItem__"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_DictItem____1"];
                 };
             };
             /** @description Validation Error */
@@ -23808,6 +27848,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_CommandOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_blacklist_drivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlacklistIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driver-driver_unbind_organisation": {
+        parameters: {
+            query: {
+                /** @description the selected rows: 1,2,3 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
                 };
             };
             /** @description Validation Error */

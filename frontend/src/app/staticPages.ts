@@ -20,6 +20,8 @@ export interface SubPage {
 
 export const SUB_PAGES: Record<string, SubPage> = {
   '/adds/addOperating': { parent: '/operation/fence', label: (q) => (q.get('id') ? 'fence.editTitle' : 'fence.addTitle') },
+  '/add/pilot': { parent: '/driver/list', label: (q) => (q.get('id') ? 'driver.editTitle' : 'driver.addTitle') },
+  '/locks/lockPilot': { parent: '/driver/list', label: () => 'driver.viewTitle' },
 };
 
 export function staticPageLabel(path: string, t: TFunction, search = ''): string | undefined {

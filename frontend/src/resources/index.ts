@@ -22,6 +22,8 @@ import oss, { OSS_PATH } from './system/oss';
 import attach, { ATTACH_PATH } from './system/attach';
 import driverPaper, { PAPER_PATH } from './driver/paper';
 import driverReminder, { REMINDER_PATH } from './driver/reminder';
+import driver, { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './driver/driver';
+import driverApply, { DRIVER_APPLY_PATH } from './driver/driverApply';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -40,6 +42,9 @@ const ReceiveSettings = lazy(() => import('../pages/message/ReceiveSettings'));
 const AlarmRecords = lazy(() => import('../pages/alarm/AlarmRecords'));
 const AbnormalVehicles = lazy(() => import('../pages/alarm/AbnormalVehicles'));
 const FaultCodes = lazy(() => import('../pages/alarm/FaultCodes'));
+// a driver's own add / edit and view pages (cards, face photo, app account, authorized vehicles)
+const PilotForm = lazy(() => import('../pages/driver/PilotForm'));
+const PilotView = lazy(() => import('../pages/driver/PilotView'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -77,11 +82,15 @@ export const PAGES: Record<string, PageEntry> = {
   '/alarm/fault': { kind: 'component', component: FaultCodes },
   [PAPER_PATH]: resource(driverPaper),
   [REMINDER_PATH]: resource(driverReminder),
+  [DRIVER_LIST_PATH]: resource(driver),
+  [DRIVER_APPLY_PATH]: resource(driverApply),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */
 export const SUB_PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentType>> = {
   [FENCE_EDITOR_PATH]: FenceEditor,
+  [PILOT_EDIT_PATH]: PilotForm,
+  [PILOT_VIEW_PATH]: PilotView,
 };
 
 /** Kept for the horizontal dictionary view and tests. */

@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -26,14 +24,13 @@ from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.config import Settings
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.ids import next_id
 from liftdesk.system import files
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system.schemas import AttachIdQuery, OssIdQuery, OssOut, UploadOut
 
 UPLOAD = "/api/blade-fics/file/upload"
-DOWNLOAD = f"{res.RESOURCE}/attach/download"
+DOWNLOAD = files.ATTACH_DOWNLOAD
 _UPLOAD_DOCUMENT = {
     "requestBody": {"content": {"multipart/form-data": {"encoding": {"file": {"contentType": "*/*"}}}}},
 }
@@ -108,32 +105,7 @@ async def upload_file(ctx: crud.Ctx, upload: UploadFile, request: Request) -> Up
     settings = _settings(request)
     data = await upload.read(settings.upload_max_bytes + 1)
     kind = files.check_upload(settings, data, upload.filename or "")
-    config = await files.enabled_config(ctx)
-    store = files.store_of(settings, ctx.scope.tenant_id, config)
-    key = f"upload/{datetime.now(UTC):%Y%m%d}/{uuid.uuid4().hex}.{kind.extension}"
-    try:
-        await store.put(key, data, kind.content_type)
-    except files.StoreError as exc:
-        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
-    ident = next_id()
-    row = m.Attach(
-        id=ident,
-        link=f"{DOWNLOAD}?id={ident}",
-        domain=store.domain,
-        name=key,
-        original_name=files.display_name(upload.filename, kind),
-        extension=kind.extension,
-        attach_size=len(data),
-        content_type=kind.content_type,
-        oss_id=config.id if config is not None else None,
-    )
-    ctx.scope.stamp(row, creating=True)
-    ctx.session.add(row)
-    try:
-        await ctx.session.flush()
-    except Exception:
-        await store.delete(key)  # no row, no file
-        raise
+    row = await files.store_attachment(ctx, settings, data, kind, upload.filename)
     return UploadOut(
         link=row.link,
         domain=row.domain,

@@ -7,6 +7,8 @@ export const VEHICLE_LIST_PATH = '/fleet/vehicle';
 
 // a vehicle's meter, CAN data, diagnosis, run history and charts, loaded when first opened
 const VehicleDetail = lazy(() => import('../../pages/vehicle/VehicleDetail'));
+// the drivers who may drive a vehicle (issue 14), loaded when first opened
+const VehicleDrivers = lazy(() => import('../../pages/driver/VehicleDrivers'));
 
 const withUnit = (unit: string) => (value: unknown) => (value === null || value === undefined || value === '' ? '-' : `${String(value)} ${unit}`);
 
@@ -33,6 +35,7 @@ export default defineResource({
       when: (row) => !!row.deviceNumber,
     },
     { key: 'vehicleDetail', label: 'vehicleDetail.open', permission: 'view', open: VehicleDetail },
+    { key: 'vehicleDrivers', label: 'driver.authorizeDrivers', permission: 'view', open: VehicleDrivers },
   ],
   columns: [
     { prop: 'carNo', label: 'vehicle.carNo', search: true, searchParam: 'carNo_like', width: 130 },
