@@ -95,7 +95,7 @@ class Driver(BaseEntity, TenantMixin, Base):
     __tablename__ = "fics_driver"
     name: Mapped[str] = mapped_column(String(32))
     sex: Mapped[int] = mapped_column(default=0)  # 0 unknown, 1 male, 2 female
-    phone: Mapped[str | None] = mapped_column(String(20), index=True)
+    phone: Mapped[str] = mapped_column(String(20), index=True)  # a mobile number, required (spec 001 §5)
     job_number: Mapped[str | None] = mapped_column(String(32))
     position: Mapped[str | None] = mapped_column(String(32))
     age: Mapped[int | None]
@@ -169,7 +169,7 @@ class DriverApply(BaseEntity, TenantMixin, Base):
 
     __tablename__ = "fics_driver_apply"
     name: Mapped[str] = mapped_column(String(32))
-    phone: Mapped[str | None] = mapped_column(String(20))
+    phone: Mapped[str] = mapped_column(String(20))
     job_number: Mapped[str | None] = mapped_column(String(32))
     mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     license_number: Mapped[str | None] = mapped_column(String(32))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from liftdesk.core.registry import REGISTRY, Resource
 from liftdesk.fleet import driver_schemas as ds
-from liftdesk.fleet import drivers
+from liftdesk.fleet import drivers, papers, reminders
 from liftdesk.fleet import models as m
-from liftdesk.fleet import papers, reminders
 from liftdesk.fleet import schemas as s
 from liftdesk.fleet import service as svc
 

@@ -12,6 +12,7 @@ from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Driver
 from liftdesk.system.models import Dept
 from tests.conftest import Api
+from tests.resources.data import mobile
 
 PAPER = "/api/blade-fics/fics/driverInfoPaper"
 REMINDER = "/api/blade-fics/fics/driverExpirationReminder"
@@ -40,6 +41,7 @@ async def insert_driver(
         id=ident,
         tenant_id=tenant,
         name=name or api.unique("司机"),
+        phone=mobile(),
         mechanism_id=org,
         create_dept=org,
         license_number=api.unique("L")[:32],

@@ -187,6 +187,8 @@ async def _driver_paper(api: Api, tenant: str) -> dict[str, Any]:
         "issuingAuthority": "市场监督管理局",
         "remark": "generic",
     }
+
+
 def mobile() -> str:
     """A mobile number (11 digits, 1[3-9]...) no other test is likely to have taken."""
     return f"1{random.choice('3456789')}{random.randint(0, 10**9 - 1):09d}"

@@ -23,7 +23,7 @@ def upgrade() -> None:
     op.create_table('fics_driver',
     sa.Column('name', sa.String(length=32), nullable=False),
     sa.Column('sex', sa.Integer(), nullable=False),
-    sa.Column('phone', sa.String(length=20), nullable=True),
+    sa.Column('phone', sa.String(length=20), nullable=False),
     sa.Column('job_number', sa.String(length=32), nullable=True),
     sa.Column('position', sa.String(length=32), nullable=True),
     sa.Column('age', sa.Integer(), nullable=True),
@@ -67,7 +67,7 @@ def upgrade() -> None:
 
     op.create_table('fics_driver_apply',
     sa.Column('name', sa.String(length=32), nullable=False),
-    sa.Column('phone', sa.String(length=20), nullable=True),
+    sa.Column('phone', sa.String(length=20), nullable=False),
     sa.Column('job_number', sa.String(length=32), nullable=True),
     sa.Column('mechanism_id', sa.BigInteger(), nullable=True),
     sa.Column('license_number', sa.String(length=32), nullable=True),
