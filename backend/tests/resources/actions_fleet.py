@@ -325,6 +325,11 @@ async def _dictionaries(api: Api, tenant: str) -> Call:
     return Call(probe=vehicle_probe(car))
 
 
+async def _address(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"location": "121.4737,31.2304"}, probe=vehicle_probe(car))
+
+
 VEHICLE_CALL_CASES: dict[str, ActionCase] = {
     key("POST", f"{FICS}/carInfo/getCarStackerList"): ActionCase(_changed(carType=8)),
     key("POST", f"{FICS}/carInfo/getCarFuelCellList"): ActionCase(_changed(batteryType="氢燃料电池")),
@@ -340,5 +345,7 @@ VEHICLE_CALL_CASES: dict[str, ActionCase] = {
     key("GET", f"{FICS}/carAssets/list"): ActionCase(_assets),
     key("POST", f"{FICS}/carAssets/delete"): ActionCase(_release),
     key("GET", f"{FICS}/carInfo/getCarDictionariesList"): ActionCase(_dictionaries),
+    # a position names no row of a tenant: served alike to every tenant
+    key("GET", f"{FICS}/common/getAddress"): ActionCase(_address),
 }
 CASES.update({name: replace(case, data_scope=True) for name, case in VEHICLE_CALL_CASES.items()})

@@ -1708,6 +1708,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/common/getAddress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The place at a position (location=lon,lat): the nearest named place from the embedded offline geocoder, or the configured online provider's address; cached; a position near no place answers its coordinates. Every signed-in user
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["common-vehicle_address"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/common/getIpOffset": {
         parameters: {
             query?: never;
@@ -10461,18 +10481,6 @@ export interface components {
                 [key: string]: number;
             };
         };
-        /** Place */
-        Place: {
-            /** Lat */
-            lat: number;
-            /** Lon */
-            lon: number;
-            /**
-             * Time
-             * @example 2025-01-31 08:00:00
-             */
-            time: string;
-        };
         /**
          * PlatformOut
          * @description A user's platform: their type (dictionary ``user_type``) and its extension information.
@@ -12076,6 +12084,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Phases"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Place] */
+        R_Place_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["liftdesk__core__geocode__Place"] | null;
             /**
              * Msg
              * @default
@@ -14969,9 +14996,9 @@ export interface components {
              */
             endTime: string;
             /** @description where the period's first position was */
-            first?: components["schemas"]["Place"] | null;
+            first?: components["schemas"]["liftdesk__telemetry__api__positions__Place"] | null;
             /** @description where its last position was */
-            last?: components["schemas"]["Place"] | null;
+            last?: components["schemas"]["liftdesk__telemetry__api__positions__Place"] | null;
             /** Maxspeed */
             maxSpeed: number;
             /**
@@ -16356,6 +16383,51 @@ export interface components {
              */
             success: boolean;
         };
+        /**
+         * Place
+         * @description What is at a position: ``formattedAddress`` is always set (at worst the coordinates, ``lat, lon``).
+         */
+        liftdesk__core__geocode__Place: {
+            /**
+             * Admin1
+             * @description its province or state
+             * @default
+             */
+            admin1: string;
+            /**
+             * Admin2
+             * @description its city or county
+             * @default
+             */
+            admin2: string;
+            /**
+             * Countrycode
+             * @default
+             */
+            countryCode: string;
+            /**
+             * Distancekm
+             * @description from the position to the nearest place (offline)
+             */
+            distanceKm?: number | null;
+            /** Formattedaddress */
+            formattedAddress: string;
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+            /**
+             * Name
+             * @description the nearest place (offline) or empty
+             * @default
+             */
+            name: string;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "offline" | "online" | "coordinates";
+        };
         /** DictItem */
         liftdesk__fleet__api__vehicles__DictItem: {
             /** Dictkey */
@@ -16379,6 +16451,18 @@ export interface components {
             remark?: string | null;
             /** Sort */
             sort: number;
+        };
+        /** Place */
+        liftdesk__telemetry__api__positions__Place: {
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+            /**
+             * Time
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
         };
     };
     responses: never;
@@ -19235,6 +19319,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleInfo_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-vehicle_address": {
+        parameters: {
+            query: {
+                /** @description lon,lat (WGS-84, AMap's order), e.g. 121.4737,31.2304 */
+                location: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Place_"];
                 };
             };
             /** @description Validation Error */

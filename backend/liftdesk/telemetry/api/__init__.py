@@ -3,6 +3,7 @@ the fleet's events, ``telemetry.subscriptions``)."""
 
 from liftdesk.telemetry import subscriptions
 from liftdesk.telemetry.api import (
+    address,
     car_settings,
     commands,
     equipment,
@@ -16,6 +17,7 @@ from liftdesk.telemetry.api import (
 )
 
 __all__ = [
+    "address",
     "car_settings",
     "commands",
     "equipment",
