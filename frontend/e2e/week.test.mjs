@@ -158,9 +158,22 @@ describe('a week of one vehicle', () => {
     const listed = [];
     for (const expected of [5, 2]) {
       await page.waitForFunction((n) => document.querySelectorAll('.track-page [role="tabpanel"][aria-hidden="false"] .ant-table-row').length === n, expected);
+      // the places arrive after the rows
+      await page.waitForFunction(() => [...document.querySelectorAll('.track-page [role="tabpanel"][aria-hidden="false"] [data-testid="address"]')].every((a) => a.dataset.source));
       for (const r of await pane.locator('.ant-table-row').all()) listed.push((await r.locator('td').allInnerTexts()).map((c) => c.trim()));
       if (expected === 5) await pane.locator('.ant-pagination-next').click();
     }
+    // each stop's place, as the server's geocoder names it
+    const places = [];
+    for (const stop of track.stops) {
+      const place = await call(`${F}/common/getAddress`, { location: `${stop.lon.toFixed(4)},${stop.lat.toFixed(4)}` });
+      places.push(place.formattedAddress);
+    }
+    assert.ok(places.every((p) => /Shanghai|Pudong|Lujiazui/i.test(p) || /\d+\.\d+, \d+\.\d+/.test(p)), JSON.stringify(places));
+    assert.deepEqual(
+      listed.map((r) => r[3]),
+      places,
+    );
     assert.deepEqual(
       listed.map((r) => [r[0], r[2]]),
       track.stops.map((s) => [s.beginTime, `${Math.floor(s.durationS / 60)}m ${String(s.durationS % 60).padStart(2, '0')}s`]),
@@ -210,6 +223,24 @@ describe('a week of one vehicle', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForTimeout(300);
     await page.screenshot({ path: shot('week-track-1280') });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('实时监控 shows the vehicle\'s card with the place of its last position', async () => {
+    // the shell folded its menu on the phone (and remembers it): unfold it
+    if (!(await page.locator('.app-sider').getByText('车辆管理', { exact: true }).isVisible()))
+      await page.getByRole('button', { name: '展开/收起菜单' }).click();
+    await openMenu('车辆管理', '实时监控');
+    await page.waitForURL(/\/fleet\/monitor$/);
+    await page.getByTestId(`vehicle-row-${CAR}`).click();
+    const card = page.getByTestId('vehicle-card');
+    await card.getByText(CAR).waitFor();
+    const [live] = await api(backend.base, `${F}/carInfo/getCarLastGPSInfo`, { method: 'POST', token, body: { carId } }).then((r) => r.data);
+    const place = await call(`${F}/common/getAddress`, { location: `${live.lon.toFixed(4)},${live.lat.toFixed(4)}` });
+    await card.locator('[data-testid="address"][data-source]').waitFor();
+    assert.equal(await card.getByTestId('address').innerText(), place.formattedAddress);
+    await settle();
+    await page.screenshot({ path: shot('week-monitor-card') });
     assert.deepEqual(pageErrors, []);
   });
 });
