@@ -212,7 +212,8 @@ async def form_body(request: Request, model: type[BaseModel]) -> BaseModel:
     """The body model of a form call, from the form's fields (a field sent twice: its last value). Invalid fields
     are refused as FastAPI refuses a body: a 400 naming the field, in the user's language."""
     form = await request.form()
-    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    # a form has no null: an empty field is a field not given (its default)
+    values = {k: v for k, v in form.items() if isinstance(v, str) and v != ""}
     try:
         return model.model_validate(values)
     except ValidationError as exc:
@@ -220,8 +221,14 @@ async def form_body(request: Request, model: type[BaseModel]) -> BaseModel:
 
 
 def form_document(model: type[BaseModel]) -> dict[str, Any]:
-    """The request body of a form call, as the document states it."""
+    """The request body of a form call, as the document states it: a form has no null (an optional field is left
+    out, or sent empty), so an optional field's schema is its value's."""
     schema = model.model_json_schema(by_alias=True)
+    for name, spec in list(schema.get("properties", {}).items()):
+        kinds = [k for k in spec.get("anyOf", []) if k.get("type") != "null"]
+        if "anyOf" in spec and len(kinds) == 1:
+            rest = {k: v for k, v in spec.items() if k not in ("anyOf", "default")}
+            schema["properties"][name] = {**kinds[0], **rest}
     return {
         "required": bool(schema.get("required")),
         "content": {"application/x-www-form-urlencoded": {"schema": schema}},

@@ -18351,15 +18351,17 @@ export interface operations {
                     /**
                      * Begintime
                      * @description default: a day before endTime
+                     * @example 2025-01-31 08:00:00
                      */
-                    beginTime?: string | null;
+                    beginTime?: string;
                     /** Carid */
                     carId: string;
                     /**
                      * Endtime
                      * @description default: now
+                     * @example 2025-01-31 08:00:00
                      */
-                    endTime?: string | null;
+                    endTime?: string;
                     /**
                      * Stopminutes
                      * @description a standstill this long is a stop

@@ -39,7 +39,8 @@ class AddressQuery(Schema):
         Field(
             min_length=3,
             max_length=64,
-            pattern=r"^\s*-?[0-9]{1,3}(\.[0-9]+)?\s*,\s*-?[0-9]{1,2}(\.[0-9]+)?\s*$",
+            pattern=r"^-?(?:180(?:\.0+)?|(?:1[0-7][0-9]|[0-9]?[0-9])(?:\.[0-9]+)?),"
+            r"-?(?:90(?:\.0+)?|[0-8]?[0-9](?:\.[0-9]+)?)$",
             description="lon,lat (WGS-84, AMap's order), e.g. 121.4737,31.2304",
         ),
         AfterValidator(_lon_lat),
