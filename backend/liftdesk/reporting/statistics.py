@@ -222,7 +222,7 @@ class VehicleEfficiency(Schema):
     car_type_name: str = ""
     days: list[EfficiencyDay] = Field(description="every day of the range (a day without data is zeros)")
     totals: EfficiencyDay = Field(description="the range together (day: its last day)")
-    peers: int = Field(description="the caller's vehicles of its type, itself included")
+    peers: int = Field(description="the caller's vehicles of its type (in mechanismId's branch), itself included")
     peer_work_hours: float = Field(description="their mean work hours over the range")
     workload_ratio: float | None = Field(default=None, description="its work hours / the peers' mean")
     workload_band: Band | None = Field(default=None, description="overloaded ≥ 2, unsaturated ≤ 0.5, unused: no boot")
@@ -243,7 +243,9 @@ def efficiency_day(day: Any, values: dict[str, float]) -> EfficiencyDay:
     )
 
 
-async def vehicle_efficiency(ctx: Ctx, car: Vehicle, period: Period) -> VehicleEfficiency:
+async def vehicle_efficiency(ctx: Ctx, car: Vehicle, period: Period, branch: int | None = None) -> VehicleEfficiency:
+    """``branch``: the peers are the vehicles of its type in that organisation and those under it (none: every
+    vehicle of the caller)."""
     cols = ("boot_s", "work_s", "move_s", "load_s", "move_load_s", "idle_s")
     stmt = ctx.scope.apply(
         select(DailyStat.day, *(_SECONDS[c] for c in cols)).where(
@@ -258,7 +260,7 @@ async def vehicle_efficiency(ctx: Ctx, car: Vehicle, period: Period) -> VehicleE
         select(func.count(Vehicle.id), func.coalesce(func.sum(func.coalesce(worked.c.work_s, 0)), 0))
         .select_from(Vehicle)
         .outerjoin(worked, worked.c.vehicle_id == Vehicle.id)
-        .where(Vehicle.car_type == car.car_type),
+        .where(Vehicle.car_type == car.car_type, *ctx.scope.in_branch(Vehicle.mechanism_id, branch)),
         Vehicle,
     )
     count, work = (await ctx.session.execute(peers)).one()

@@ -111,16 +111,26 @@ async def test_statistics_list_matches_each_vehicles_history(api: Api, tenants: 
 
 
 async def test_one_vehicles_efficiency_against_its_peers(api: Api, tenants: Tenants) -> None:
-    _prefix, _dept, cars = await world(api, tenants)
-    week = {"startTime": "2026-05-04", "endTime": "2026-05-10"}
+    _prefix, dept, cars = await world(api, tenants)
+    week = {"startTime": "2026-05-04", "endTime": "2026-05-10", "mechanismId": dept}
     a = await ok(api, "GET", f"{CAR}/getCarEfficiencyInfo", {"carId": cars["a"]["id"], **week})
     assert [d["day"] for d in a["days"]] == [f"2026-05-{n:02d}" for n in range(4, 11)]
     thursday = a["days"][3]
     assert thursday["day"] == "2026-05-07" and thursday["workEfficiency"] == 100.0 and thursday["bootHours"] > 0.99
     assert a["totals"]["workHours"] == thursday["workHours"] and a["carTypeName"] == "锂电电动叉车"
-    # the peers are every lithium forklift of tenant 000000 (other tests' too): a's ratio is its hours over their mean
-    assert a["peers"] >= 3 and a["peerWorkHours"] > 0
-    assert abs(a["workloadRatio"] - a["totals"]["workHours"] / a["peerWorkHours"]) < 0.05
+    # its peers: the lithium forklifts of the organisation (a, b, c); their mean is (60 + 10 + 0) / 3 minutes
+    assert a["peers"] == 3 and abs(a["peerWorkHours"] - (a["totals"]["workHours"] + 10 / 60) / 3) < 0.02
+    assert 2.4 < a["workloadRatio"] < 2.7 and a["workloadBand"] == "overloaded"
+    b = await ok(api, "GET", f"{CAR}/getCarEfficiencyInfo", {"carId": cars["b"]["id"], **week})
+    assert 0.4 < b["workloadRatio"] < 0.5 and b["workloadBand"] == "unsaturated"
+    # without an organisation: every lithium forklift of the tenant (other tests' too) is a peer
+    wide = await ok(
+        api,
+        "GET",
+        f"{CAR}/getCarEfficiencyInfo",
+        {"carId": cars["a"]["id"], "startTime": "2026-05-07", "endTime": "2026-05-07"},
+    )
+    assert wide["peers"] >= 3
     c = await ok(api, "GET", f"{CAR}/getCarEfficiencyInfo", {"carId": cars["c"]["id"], **week})
     assert c["workloadBand"] == "unused" and c["totals"]["bootHours"] == 0
     stolen = await api.get(f"{CAR}/getCarEfficiencyInfo", params={"carId": cars["a"]["id"]}, tenant=tenants.b)

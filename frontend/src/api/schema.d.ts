@@ -860,7 +860,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One vehicle's efficiency day by day over a range of local days (at most a month): boot, work, move, load, move-load and idle hours, work and move efficiency, and its workload against the caller's vehicles of its type (ratio to their mean work hours; band: overloaded ≥ 2, normal, unsaturated ≤ 0.5, unused)
+         * One vehicle's efficiency day by day over a range of local days (at most a month): boot, work, move, load, move-load and idle hours, work and move efficiency, and its workload against the caller's vehicles of its type (in the organisation branch mechanismId, default all): ratio to their mean work hours; band: overloaded ≥ 2, normal, unsaturated ≤ 0.5, unused
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
          */
         get: operations["carInfo-vehicle_car_efficiency"];
@@ -15452,7 +15452,7 @@ export interface components {
             peerWorkHours: number;
             /**
              * Peers
-             * @description the caller's vehicles of its type, itself included
+             * @description the caller's vehicles of its type (in mechanismId's branch), itself included
              */
             peers: number;
             /** @description the range together (day: its last day) */

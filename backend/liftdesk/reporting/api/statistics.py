@@ -45,14 +45,15 @@ class CarEfficiencyQuery(ReportQuery):
     f"{P}/getCarEfficiencyInfo",
     summary="One vehicle's efficiency day by day over a range of local days (at most a month): boot, work, move, "
     "load, move-load and idle hours, work and move efficiency, and its workload against the caller's vehicles of its "
-    "type (ratio to their mean work hours; band: overloaded ≥ 2, normal, unsaturated ≤ 0.5, unused)",
+    "type (in the organisation branch mechanismId, default all): ratio to their mean work hours; band: overloaded "
+    "≥ 2, normal, unsaturated ≤ 0.5, unused",
     kind="aggregate",
     query=CarEfficiencyQuery,
     answer=stats.VehicleEfficiency,
 )
 async def car_efficiency(ctx: Ctx, query: CarEfficiencyQuery) -> stats.VehicleEfficiency:
     car, _ = await _one(ctx, query.car_id)
-    return await stats.vehicle_efficiency(ctx, car, query.period(MAX_DAYS))
+    return await stats.vehicle_efficiency(ctx, car, query.period(MAX_DAYS), query.mechanism_id)
 
 
 @REPORTS.action(
