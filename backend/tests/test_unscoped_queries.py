@@ -31,6 +31,22 @@ ALLOWED: dict[str, dict[str, str]] = {
         "_events": "events of one vehicle read through the scope (_one), filtered by its tenant and id by hand",
         "alarm_counts": "counts over _events (one vehicle read through the scope)",
     },
+    # the vehicle calls of issue 13 (telemetry/api/positions.py, equipment.py): positions and events of vehicles
+    # read through the scope first; the partitioned tables have no TenantMixin and are filtered by hand
+    "telemetry/api/positions.py": {
+        "car_position": "the latest position of each vehicle of a subquery of vehicles read through the scope, the "
+        "caller's tenant by hand",
+        "monitor_info": "the latest event of one vehicle read through the scope (_one), its tenant and id by hand",
+        "_positions": "positions of one vehicle read through the scope (_car_of_device), its tenant and id by hand",
+        "gps_list": "the count of _positions (one vehicle read through the scope)",
+        "tracks": "positions of vehicles read through the scope (all of them found, or not found), the caller's "
+        "tenant by hand",
+        "trip_summary": "the events of one vehicle read through the scope (_one), its tenant and id by hand",
+    },
+    "telemetry/api/equipment.py": {
+        "latest_reports.latest": "the latest position of each vehicle of a statement that reads the vehicles "
+        "through the scope (correlated on them), by the vehicle's own tenant and id",
+    },
     "telemetry/api/status.py": {
         "samples": "positions of one vehicle read through the scope (_one); the partitioned position table has no "
         "TenantMixin and is filtered by the vehicle's tenant and id by hand",

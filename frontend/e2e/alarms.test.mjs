@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, OUT, REPO, api, fleetWith, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics';
 const PYTHON = join(REPO, '.venv', 'bin', 'python');
@@ -54,23 +54,8 @@ async function call(path, { body, params } = {}) {
 before(async () => {
   backend = await startBackend({ name: 'e2e-alarms' });
   token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
-  const depts = await api(backend.base, '/api/blade-system/dept/list', { token });
   orgName = `报警测试仓 ${Date.now() % 10_000}`;
-  const made = await api(backend.base, '/api/blade-system/dept/submit', {
-    method: 'POST',
-    token,
-    body: { deptName: orgName, parentId: depts.data[0].id, deptCategory: 2, sort: 9 },
-  });
-  assert.equal(made.code, 200, JSON.stringify(made));
-  org = made.data.id;
-  for (const [key, carNo, device] of [
-    ['a', A, DEVICE_A],
-    ['b', B, DEVICE_B],
-  ]) {
-    cars[key] = await call(`${F}/carInfo/insertCarInfo`, {
-      body: { carNo, deviceNumber: device, carType: 4, mechanismId: org, speedLimitKmh: 10, overloadThresholdKg: 2000, collisionThresholdG: 1.5 },
-    });
-  }
+  const limits = { carType: 4, speedLimitKmh: 10, overloadThresholdKg: 2000, collisionThresholdG: 1.5 };
   const faults = { faultCodes: ['BMS-CELL_OVER_VOLTAGE', 'E12'] };
   const morning = [
     at(0, { speed: 14 }),
@@ -87,8 +72,17 @@ before(async () => {
     at(250, faults),
     at(260, { ...faults, battery: { socPct: 30, voltageV: 40 } }),
   ];
-  await call('/api/liftdesk/ingest', { body: { device: DEVICE_A, fixes: morning } });
-  await call('/api/liftdesk/ingest', { body: { device: DEVICE_B, fixes: [at(30, { impactG: 2.0, impactDirection: 180 })] } });
+  const fleet = await fleetWith(backend.base, token, {
+    org: orgName,
+    vehicles: [
+      { carNo: A, deviceNumber: DEVICE_A, ...limits },
+      { carNo: B, deviceNumber: DEVICE_B, ...limits },
+    ],
+    fixes: { [DEVICE_A]: morning, [DEVICE_B]: [at(30, { impactG: 2.0, impactDirection: 180 })] },
+  });
+  org = fleet.org;
+  cars.a = fleet.cars[A];
+  cars.b = fleet.cars[B];
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
 });

@@ -255,3 +255,30 @@ export function ui(getPage) {
   };
   return helpers;
 }
+
+/**
+ * A fleet for a suite, through the API as a user would make it: an organisation under the root (when `org` names
+ * one), its vehicles (`vehicles`: insertCarInfo bodies, placed in it) and what their terminals sent (`fixes`: by
+ * device number, through the HTTP ingest, the same pipeline as the gateway's, in calls of at most 5,000 fixes).
+ * Returns `{ org, cars }`: the organisation's id and the vehicles as registered, by number.
+ */
+export async function fleetWith(base, token, { org, vehicles = [], fixes = {} }) {
+  const call = async (path, body) => {
+    const r = await api(base, path, { method: 'POST', token, body });
+    if (r.code !== 200) throw new Error(`${path}: ${JSON.stringify(r)}`);
+    return r.data;
+  };
+  let orgId;
+  if (org) {
+    const roots = await api(base, '/api/blade-system/dept/list', { token });
+    orgId = (await call('/api/blade-system/dept/submit', { deptName: org, parentId: roots.data[0].id, deptCategory: 2, sort: 9 })).id;
+  }
+  const cars = {};
+  for (const vehicle of vehicles) {
+    cars[vehicle.carNo] = await call('/api/blade-fics-report/fics/carInfo/insertCarInfo', { ...(orgId ? { mechanismId: orgId } : {}), ...vehicle });
+  }
+  for (const [device, list] of Object.entries(fixes)) {
+    for (let i = 0; i < list.length; i += 5000) await call('/api/liftdesk/ingest', { device, fixes: list.slice(i, i + 5000) });
+  }
+  return { org: orgId, cars };
+}

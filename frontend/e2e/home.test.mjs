@@ -6,7 +6,7 @@
 // The home page is no menu page (every signed-in user lands on it): this file is its flow.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, TIMEOUT, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, fleetWith, launchBrowser, newPage, shot, startBackend, TIMEOUT, tokenFor, ui } from './harness.mjs';
 
 const CAR = '/api/blade-fics-report/fics/carInfo';
 const HOME = '/api/blade-fics-report/fics/carHome';
@@ -21,11 +21,8 @@ const cars = {};
 const pageErrors = [];
 const { signInAsAdmin, settle } = ui(() => page);
 
-async function ingest(car, fixes) {
-  const body = { device: car.deviceNumber, fixes: fixes.map((f) => ({ lat: 31.2, lon: 121.5, ...f })) };
-  const r = await api(backend.base, '/api/liftdesk/ingest', { method: 'POST', token, body });
-  assert.equal(r.code, 200, JSON.stringify(r));
-}
+const here = (fixes) => fixes.map((f) => ({ lat: 31.2, lon: 121.5, ...f }));
+const ingest = (car, fixes) => fleetWith(backend.base, token, { fixes: { [car.deviceNumber]: here(fixes) } });
 
 const seconds = (hms) => hms.split(':').reduce((s, v) => s * 60 + Number(v), 0);
 const kpi = async (id) => (await page.getByTestId(`home-kpi-${id}-value`).innerText()).trim();
@@ -33,37 +30,28 @@ const kpi = async (id) => (await page.getByTestId(`home-kpi-${id}-value`).innerT
 before(async () => {
   backend = await startBackend({ name: 'e2e-home' });
   token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
-  const depts = await api(backend.base, '/api/blade-system/dept/list', { token });
   orgName = `首页测试仓 ${Date.now() % 10_000}`;
-  const made = await api(backend.base, '/api/blade-system/dept/submit', {
-    method: 'POST',
-    token,
-    body: { deptName: orgName, parentId: depts.data[0].id, deptCategory: 2, sort: 9 },
-  });
-  assert.equal(made.code, 200, JSON.stringify(made));
-  org = made.data.id;
-  for (const [key, number, type, device] of [
-    ['a', 'E2E-HOME-01', 3, '013900000201'],
-    ['b', 'E2E-HOME-02', 4, '013900000202'],
-    ['c', 'E2E-HOME-03', 5, '013900000203'],
-  ]) {
-    const r = await api(backend.base, `${CAR}/insertCarInfo`, {
-      method: 'POST',
-      token,
-      body: { carNo: number, carType: type, deviceNumber: device, mechanismId: org },
-    });
-    assert.equal(r.code, 200, JSON.stringify(r));
-    cars[key] = r.data;
-  }
   const t = Date.now() - 90_000;
-  await ingest(cars.a, [
-    { time: t, speed: 20 },
-    { time: t + 10_000, speed: 20 },
-  ]);
-  await ingest(cars.b, [
-    { time: t + 20_000, impactG: 3 },
-    { time: t + 30_000, battery: { socPct: 10, voltageV: 40 } },
-  ]);
+  const fleet = await fleetWith(backend.base, token, {
+    org: orgName,
+    vehicles: [
+      { carNo: 'E2E-HOME-01', carType: 3, deviceNumber: '013900000201' },
+      { carNo: 'E2E-HOME-02', carType: 4, deviceNumber: '013900000202' },
+      { carNo: 'E2E-HOME-03', carType: 5, deviceNumber: '013900000203' },
+    ],
+    fixes: {
+      '013900000201': here([
+        { time: t, speed: 20 },
+        { time: t + 10_000, speed: 20 },
+      ]),
+      '013900000202': here([
+        { time: t + 20_000, impactG: 3 },
+        { time: t + 30_000, battery: { socPct: 10, voltageV: 40 } },
+      ]),
+    },
+  });
+  org = fleet.org;
+  [cars.a, cars.b, cars.c] = ['E2E-HOME-01', 'E2E-HOME-02', 'E2E-HOME-03'].map((n) => fleet.cars[n]);
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
 });

@@ -3,7 +3,7 @@
 // through its phases; the stop, the alarm and the phases shown are the server's. No basemap tile can load here.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, fleetWith, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics';
 const VEHICLE = 'E2E-回放-01';
@@ -45,16 +45,12 @@ function fixes() {
 before(async () => {
   backend = await startBackend({ name: 'e2e-track' });
   token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
-  const depts = await api(backend.base, '/api/blade-system/dept/tree', { token });
-  const created = await api(backend.base, `${F}/carInfo/insertCarInfo`, {
-    method: 'POST',
-    token,
-    body: { carNo: VEHICLE, deviceNumber: DEVICE, carType: 4, speedLimitKmh: 10, mechanismId: depts.data[0].id },
+  // in the administrator's own organisation (the root)
+  const fleet = await fleetWith(backend.base, token, {
+    vehicles: [{ carNo: VEHICLE, deviceNumber: DEVICE, carType: 4, speedLimitKmh: 10 }],
+    fixes: { [DEVICE]: fixes() },
   });
-  assert.equal(created.code, 200, JSON.stringify(created));
-  carId = String(created.data.id);
-  const sent = await api(backend.base, '/api/liftdesk/ingest', { method: 'POST', token, body: { device: DEVICE, fixes: fixes() } });
-  assert.equal(sent.code, 200, JSON.stringify(sent));
+  carId = String(fleet.cars[VEHICLE].id);
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
   await page.context().route(/^https:\/\/tile\.openstreetmap\.org\//, (route) => route.abort('internetdisconnected'));

@@ -4,7 +4,7 @@
 // refused before the server is asked; the drawer fits a phone.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, fleetWith, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics';
 const VEHICLE = 'E2E-详情-01';
@@ -58,16 +58,12 @@ function fixes() {
 before(async () => {
   backend = await startBackend({ name: 'e2e-vehicle-detail' });
   token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
-  const depts = await api(backend.base, '/api/blade-system/dept/tree', { token });
-  const created = await api(backend.base, `${F}/carInfo/insertCarInfo`, {
-    method: 'POST',
-    token,
-    body: { carNo: VEHICLE, deviceNumber: DEVICE, carType: 4, ratedLoadKg: 2000, speedLimitKmh: 10, mechanismId: depts.data[0].id },
+  // in the administrator's own organisation (the root)
+  const fleet = await fleetWith(backend.base, token, {
+    vehicles: [{ carNo: VEHICLE, deviceNumber: DEVICE, carType: 4, ratedLoadKg: 2000, speedLimitKmh: 10 }],
+    fixes: { [DEVICE]: fixes() },
   });
-  assert.equal(created.code, 200, JSON.stringify(created));
-  carId = String(created.data.id);
-  const sent = await api(backend.base, '/api/liftdesk/ingest', { method: 'POST', token, body: { device: DEVICE, fixes: fixes() } });
-  assert.equal(sent.code, 200, JSON.stringify(sent));
+  carId = String(fleet.cars[VEHICLE].id);
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -12,8 +12,9 @@ in one place, publishes its bus messages after the commit and wraps the answer i
     async def real_time(ctx: Ctx, query: CarIdQuery) -> LiveVehicle: ...
 
 The function takes ``ctx`` and, by name, any of ``query`` (the validated query model), ``body`` (the validated
-body model), ``ident`` (the path id, for paths ending in ``{id}``), ``upload`` (a multipart file, field ``file``)
-and ``state`` (the app's state: the command service, the terminals, the bus, the database). Its answer is wrapped
+body model: JSON, or with ``form`` the fields of an ``application/x-www-form-urlencoded`` body), ``ident`` (the
+path id, for paths ending in ``{id}``), ``upload`` (a multipart file, field ``file``) and ``state`` (the app's
+state: the command service, the terminals, the bus, the database). Its answer is wrapped
 in ``R`` unless the action is ``raw`` (a file download).
 
 Permissions: ``view`` (one of the resource's menus), ``add`` / ``edit`` / ``delete`` (the resource's buttons),
@@ -27,7 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, File, Path, Query, Request, UploadFile
-from pydantic import BaseModel
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
 
 from liftdesk.core.deps import CurrentUser, SessionDep
 from liftdesk.core.envelope import ok, r_of
@@ -78,6 +80,8 @@ class Action:
     openapi: Mapping[str, Any] | None = None
     #: The body's extra keys are parameters too, merged over the query (``Resource.action``).
     body_params: bool = False
+    #: The body model is read from a form (``application/x-www-form-urlencoded``), not from JSON.
+    form: bool = False
 
     @property
     def name(self) -> str:
@@ -111,6 +115,8 @@ class Action:
             raise RuntimeError(f"{self.name}: a body needs POST")
         if self.body_params and (self.body is None or self.body.model_config.get("extra") != "allow"):
             raise RuntimeError(f"{self.name}: body parameters need a body model that allows extra keys")
+        if self.form and (self.body is None or self.body_params):
+            raise RuntimeError(f"{self.name}: a form is a body model of its own fields")
 
 
 def _all_defaults(model: type[BaseModel]) -> bool:
@@ -145,7 +151,7 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
         params.append(
             inspect.Parameter("query", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[action.query, hidden])
         )
-    if action.body is not None:
+    if action.body is not None and not action.form:
         optional = _all_defaults(action.body)
         body: Any = Annotated[action.body, Body()]
         if optional:  # none (or null) is the model's defaults; the document may still require what they leave out
@@ -171,6 +177,8 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
         args: dict[str, Any] = {}
         if "query" in wants:
             args["query"] = kw["query"]
+        if action.form and action.body is not None:
+            kw["body"] = await form_body(request, action.body)
         if "body" in wants:
             body = kw["body"]
             args["body"] = body if body is not None else action.body() if action.body else None
@@ -198,6 +206,33 @@ def endpoint_of(action: "Action") -> Callable[..., Awaitable[Any]]:
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     endpoint.__name__ = action.handler.__name__
     return endpoint
+
+
+async def form_body(request: Request, model: type[BaseModel]) -> BaseModel:
+    """The body model of a form call, from the form's fields (a field sent twice: its last value). Invalid fields
+    are refused as FastAPI refuses a body: a 400 naming the field, in the user's language."""
+    form = await request.form()
+    # a form has no null: an empty field is a field not given (its default)
+    values = {k: v for k, v in form.items() if isinstance(v, str) and v != ""}
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from exc
+
+
+def form_document(model: type[BaseModel]) -> dict[str, Any]:
+    """The request body of a form call, as the document states it: a form has no null (an optional field is left
+    out, or sent empty), so an optional field's schema is its value's."""
+    schema = model.model_json_schema(by_alias=True)
+    for name, spec in list(schema.get("properties", {}).items()):
+        kinds = [k for k in spec.get("anyOf", []) if k.get("type") != "null"]
+        if "anyOf" in spec and len(kinds) == 1:
+            rest = {k: v for k, v in spec.items() if k not in ("anyOf", "default")}
+            schema["properties"][name] = {**kinds[0], **rest}
+    return {
+        "required": bool(schema.get("required")),
+        "content": {"application/x-www-form-urlencoded": {"schema": schema}},
+    }
 
 
 def query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
@@ -230,7 +265,9 @@ def mount_actions(app: FastAPI, actions: list[Action]) -> None:
         documented: dict[str, Any] = {}
         if action.query is not None:
             documented["parameters"] = query_parameters(action.query)
-        if action.body is not None and _body_required(action.body):
+        if action.body is not None and action.form:
+            documented["requestBody"] = form_document(action.body)
+        elif action.body is not None and _body_required(action.body):
             documented["requestBody"] = {"required": True}  # a missing body is refused, by the call's own rule
         if action.openapi:
             documented.update(action.openapi)

@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     # is refused above 12 MB before it is read (``core.http.BODY_LIMITS``), whatever this says.
     upload_max_bytes: int = 5 * 1024 * 1024
     upload_types: str = "png,jpg,gif,webp,pdf,zip,docx,xlsx,pptx,txt,csv"
+    # Reverse geocoding (core/geocode.py): an online provider's URL template with {lat} and {lon}, and the dotted path
+    # of the address in its JSON answer; empty: the embedded offline geocoder only.
+    geocoder_url: str = ""
+    geocoder_field: str = "display_name"
+    geocoder_timeout_s: float = 3.0
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

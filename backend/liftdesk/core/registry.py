@@ -127,11 +127,13 @@ class Resource:
         message: str = "",
         openapi: Mapping[str, Any] | None = None,
         body_params: bool = False,
+        form: bool = False,
     ) -> Callable[[F], F]:
         """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
         absolute (``/api/...``) or relative to the resource's prefix. ``body_params``: the body's extra keys are
         parameters too (paging, filters, the platform administrator's ``tenantId``), merged over the query as the
-        generated POST lists take them, and the request's ``Ctx`` is built from both."""
+        generated POST lists take them, and the request's ``Ctx`` is built from both. ``form``: the body model is
+        read from an ``application/x-www-form-urlencoded`` form instead of JSON."""
 
         def declare(fn: F) -> F:
             full = path if path.startswith("/") else self.path(path)
@@ -152,6 +154,7 @@ class Resource:
                     message=message,
                     openapi=openapi,
                     body_params=body_params,
+                    form=form,
                 )
             )
             return fn

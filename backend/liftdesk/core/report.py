@@ -13,7 +13,7 @@ A report is declared in a few lines on the resource whose scope it reads (``decl
   a plain list (a chart's series), and an .xlsx of the paged report's rows with the same filters (plus the totals
   row), through ``core.transfer``'s workbook;
 * the caller's scope: the report's ``fetch`` reads through ``ctx.scope`` like every other query (tenant, data rule),
-  and :func:`in_organisation` is the organisation filter (the branch of ``core.scope.organisation_branch``).
+  and :func:`in_organisation` is the organisation filter (``Scope.in_branch``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import MAX_PAGE, MAX_SIZE, PageQuery
 from liftdesk.core.schemas import _MONTH_DAY, _YEAR, Id, Schema, tenant_zone
-from liftdesk.core.scope import organisation_branch
 from liftdesk.core.transfer import MAX_EXPORT, Column, workbook, xlsx_response
 
 if TYPE_CHECKING:
@@ -130,9 +129,7 @@ class ReportQuery(Schema):
 def in_organisation(ctx: Ctx, column: Any, query: ReportQuery) -> list[ColumnElement[bool]]:
     """The organisation filter on ``column`` (an organisation id column): the organisation ``mechanismId`` and every
     one under it, in the caller's tenant; no clause without one."""
-    if query.mechanism_id is None:
-        return []
-    return [column.in_(organisation_branch(ctx.scope.tenant_id, query.mechanism_id))]
+    return ctx.scope.in_branch(column, query.mechanism_id)
 
 
 def hours(seconds: float | None) -> float:

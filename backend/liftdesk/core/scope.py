@@ -147,6 +147,14 @@ class Scope:
             return col.in_(ids) if ids else false()
         return true()
 
+    def in_branch(self, column: Any, org_id: int | None) -> list[ColumnElement[bool]]:
+        """The organisation filter: ``column`` (an organisation id column) is the organisation ``org_id`` or one
+        under it, in the caller's tenant (:func:`organisation_branch`); no clause without one. Every call's
+        organisation filter (``mechanismId``, the home page's ``deptId``) is this clause."""
+        if org_id is None:
+            return []
+        return [column.in_(organisation_branch(self.tenant_id, org_id))]
+
     def select(self, model: type[M], *, data: bool = True) -> Select[M]:
         return select(model).where(*self.where(model, data=data))
 

@@ -24,7 +24,6 @@ from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import current_language, t
 from liftdesk.core.paging import Page, PageQuery
 from liftdesk.core.report import Period, ReportQuery, Rows, windowed
-from liftdesk.core.scope import organisation_branch
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.service import organisation_names
 from liftdesk.reporting.alarm_schemas import (
@@ -73,8 +72,7 @@ def vehicles_where(
     """The vehicles the caller may see (scope), of the organisation ``mechanism_id`` and those under it, one vehicle
     or those whose number contains ``car_no``."""
     out = ctx.scope.where(Vehicle)
-    if mechanism_id is not None:
-        out.append(Vehicle.mechanism_id.in_(organisation_branch(ctx.scope.tenant_id, mechanism_id)))
+    out += ctx.scope.in_branch(Vehicle.mechanism_id, mechanism_id)
     if car_id is not None:
         out.append(Vehicle.id == car_id)
     if car_no:

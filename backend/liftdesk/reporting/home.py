@@ -20,7 +20,6 @@ from liftdesk.core.db import utcnow
 from liftdesk.core.paging import Page
 from liftdesk.core.report import Period, hours, percent, today
 from liftdesk.core.schemas import tenant_zone
-from liftdesk.core.scope import organisation_branch
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.service import organisation_names
 from liftdesk.reporting.home_schemas import (
@@ -64,10 +63,7 @@ def _count(condition: ColumnElement[bool]) -> Any:
 
 def vehicles_where(ctx: Ctx, q: HomeQuery) -> list[ColumnElement[bool]]:
     """The vehicles the caller may see (scope), of the organisation ``deptId`` and those under it."""
-    out = ctx.scope.where(Vehicle)
-    if q.dept_id is not None:
-        out.append(Vehicle.mechanism_id.in_(organisation_branch(ctx.scope.tenant_id, q.dept_id)))
-    return out
+    return [*ctx.scope.where(Vehicle), *ctx.scope.in_branch(Vehicle.mechanism_id, q.dept_id)]
 
 
 def utc_of(day: date) -> datetime:

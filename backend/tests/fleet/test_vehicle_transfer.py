@@ -87,7 +87,7 @@ async def test_a_large_file_goes_on_in_the_background(api: Api) -> None:
     assert started["total"] == 230 and started["jobId"]
     report = started
     for _ in range(300):
-        report = (await api.get(f"{F}/importCarProgress", params={"jobId": started["jobId"]}))["data"]
+        report = (await api.get(f"{F}/getCarByImport", params={"jobId": started["jobId"]}))["data"]
         if report["finished"]:
             break
         await asyncio.sleep(0.1)

@@ -26,6 +26,8 @@ class Call:
     ident: str | None = None  # the path id (``.../sendGetDeviceConfig/{id}``)
     #: Multipart files (``{"file": (name, bytes, type)}``) for an upload.
     files: dict[str, Any] | None = None
+    #: Form fields (``application/x-www-form-urlencoded``) of an action that reads its body from a form.
+    form: dict[str, Any] | None = None
     #: A text the answer of another tenant must not contain (the row's id, its name).
     marker: str | None = None
     #: A read (method, path, params) of the owner's whose answer another tenant's call must leave unchanged.

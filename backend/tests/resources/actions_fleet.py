@@ -272,3 +272,80 @@ VEHICLE_CASES: dict[str, ActionCase] = {
 CASES = {name: replace(case, data_scope=True) for name, case in VEHICLE_CASES.items()}
 
 EXEMPTIONS: dict[str, str] = {}
+
+
+# --------------------------------------------------------------------------- the vehicle calls of issue 13
+# (telemetry/api/lists.py, equipment.py, positions.py; fleet/api/assets.py, vehicles.py): real rows, another tenant
+# and statement counts in tests/telemetry/test_vehicle_calls.py and tests/fleet/test_assets.py.
+
+
+def _changed(**fields: Any) -> Prepare:
+    """A list of vehicles searched by the number of a new vehicle changed to ``fields`` (its type, its battery)."""
+
+    async def prepare(api: Api, tenant: str) -> Call:
+        car = await vehicle(api, tenant)
+        r = await api.post(f"{FICS}/carInfo/updateCarInfoById", json={"id": car["id"], **fields}, tenant=tenant)
+        assert r["code"] == 200, r
+        return Call(json={"carNo": car["carNo"], "size": 50}, marker=car["id"], probe=vehicle_probe(car))
+
+    return prepare
+
+
+async def _positioned(api: Api, tenant: str) -> Call:
+    """A vehicle with one position (through the HTTP ingest), asked where it is."""
+    car = await vehicle(api, tenant)
+    fix = {"time": datetime.now(UTC).replace(microsecond=0).isoformat(), "lat": 31.2, "lon": 121.5}
+    r = await api.post("/api/liftdesk/ingest", json={"device": car["deviceNumber"], "fixes": [fix]}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(params={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _by_device(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(json={"deviceNumber": car["deviceNumber"]}, probe=vehicle_probe(car))
+
+
+async def _tracks(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(json={"carIds": [car["id"]]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _trip(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(form={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _assets(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"carNo": car["carNo"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+async def _dictionaries(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(probe=vehicle_probe(car))
+
+
+async def _address(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"location": "121.4737,31.2304"}, probe=vehicle_probe(car))
+
+
+VEHICLE_CALL_CASES: dict[str, ActionCase] = {
+    key("POST", f"{FICS}/carInfo/getCarStackerList"): ActionCase(_changed(carType=8)),
+    key("POST", f"{FICS}/carInfo/getCarFuelCellList"): ActionCase(_changed(batteryType="氢燃料电池")),
+    key("POST", f"{FICS}/carInfo/getCarBatteryStatusList"): ActionCase(_state_list),
+    key("POST", f"{FICS}/carInfo/getCarEcuList"): ActionCase(_diesel_list),
+    key("POST", f"{FICS}/carInfo/getHomeCarList"): ActionCase(_state_list),
+    key("GET", f"{FICS}/carInfo/getCarMonitorInfo"): ActionCase(_real_time),
+    key("GET", f"{FICS}/positionTrailing/carPosition"): ActionCase(_positioned),
+    key("POST", f"{FICS}/carInfo/getCarGPSListByCode"): ActionCase(_by_device),
+    key("POST", f"{FICS}/carInfo/getCarGPSListByCodeNew"): ActionCase(_by_device),
+    key("POST", f"{FICS}/carInfo/getCarPositionTracking"): ActionCase(_tracks),
+    key("POST", f"{FICS}/carInfo/getCarPositionTrackingInfo"): ActionCase(_trip),
+    key("GET", f"{FICS}/carAssets/list"): ActionCase(_assets),
+    key("POST", f"{FICS}/carAssets/delete"): ActionCase(_release),
+    key("GET", f"{FICS}/carInfo/getCarDictionariesList"): ActionCase(_dictionaries),
+    # a position names no row of a tenant: served alike to every tenant
+    key("GET", f"{FICS}/common/getAddress"): ActionCase(_address),
+}
+CASES.update({name: replace(case, data_scope=True) for name, case in VEHICLE_CALL_CASES.items()})

@@ -125,4 +125,21 @@ CASES: dict[str, ActionCase] = {
     },
 }
 
+# the vehicles' statistics and efficiency under carInfo (real rows and another tenant:
+# tests/reporting/test_vehicle_statistics.py)
+
+
+async def _car_efficiency(api: Api, tenant: str) -> Call:
+    car = await vehicle(api, tenant)
+    return Call(params={"carId": car["id"]}, marker=car["id"], probe=vehicle_probe(car))
+
+
+CASES.update(
+    {
+        key("POST", f"{ALARM}/getCarStatisticsList"): ActionCase(_efficiency, data_scope=True),
+        key("GET", f"{ALARM}/getCarEfficiencyInfo"): ActionCase(_car_efficiency, data_scope=True),
+        key("POST", f"{ALARM}/getCarEfficiencyReportStatistics"): ActionCase(_fleet_days),
+    }
+)
+
 EXEMPTIONS: dict[str, str] = {}

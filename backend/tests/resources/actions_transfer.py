@@ -56,7 +56,7 @@ CASES: dict[str, ActionCase] = {
     key("GET", f"{CAR}/exportCar"): ActionCase(_export, data_scope=True),
     key("GET", f"{CAR}/exportCarTemplate"): ActionCase(_template),
     key("POST", f"{CAR}/importCar"): ActionCase(_import, data_scope=True),
-    key("GET", f"{CAR}/importCarProgress"): ActionCase(_progress),
+    key("GET", f"{CAR}/getCarByImport"): ActionCase(_progress),
 }
 
 EXEMPTIONS: dict[str, str] = {}

@@ -66,6 +66,8 @@ async def _call(api: Api, action: Action, call: Call, tenant: str, **who: str) -
         kw["json"] = call.json
     if call.files is not None:
         kw["files"] = call.files
+    if call.form is not None:
+        kw["data"] = call.form
     headers = await api.headers(tenant=tenant, **who)
     r = await api.client.request(action.method, url(action, call.ident or "0"), headers=headers, **kw)
     if r.headers.get("content-type", "").startswith(XLSX):

@@ -25,7 +25,7 @@ describe('resource manifest', () => {
     expect(transferCalls('vehicle')).toEqual({
       import: '/api/blade-fics-report/fics/carInfo/importCar',
       template: '/api/blade-fics-report/fics/carInfo/exportCarTemplate',
-      progress: '/api/blade-fics-report/fics/carInfo/importCarProgress',
+      progress: '/api/blade-fics-report/fics/carInfo/getCarByImport',
       export: '/api/blade-fics-report/fics/carInfo/exportCar',
     });
     expect(transferCalls('param')).toEqual({ import: undefined, template: undefined, progress: undefined, export: undefined });

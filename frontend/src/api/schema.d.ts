@@ -318,6 +318,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carAssets/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove the vehicle carId as an asset: the register's removal (deleteCarInfoById) with its rules (its fences and terminal let go)
+         * @description Permission: the button vehicle_delete. Kind: action.
+         */
+        post: operations["carAssets-vehicle_asset_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carAssets/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vehicles as assets, paged: the register's fields, the warranty's state (valid, expiring within 30 days, expired, none) and days left, the age since the factory date; filters: organisation branch, number, frame number, type, status, warranty
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carAssets-vehicle_asset_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carHome/getCarDictionariesList": {
         parameters: {
             query?: never;
@@ -712,6 +752,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarBatteryStatusList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The electric vehicles with their battery now: state of charge, voltage, current, charge state, the hottest probe, the lowest and highest cell and their spread, battery alarms in progress; paged; the filters of getCarStateInfoList, and socBelow
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_battery_status_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarByImport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same number); answers a report: created, updated, and the rows refused with their reasons: progress and report of a large import (jobId from the import's answer)
+         * @description Permission: the button vehicle_add. Kind: read.
+         */
+        get: operations["carInfo-vehicle_import_progress_vehicle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarCollisionList": {
         parameters: {
             query?: never;
@@ -732,6 +812,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarDictionariesList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dictionaries of the vehicle register's coded fields (carType, carStatus), each in its order
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carInfo-vehicle_car_dictionaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarDieselVehicleInfoList": {
         parameters: {
             query?: never;
@@ -746,6 +846,66 @@ export interface paths {
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
          */
         post: operations["carInfo-vehicle_state_list_combustion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarEcuList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The combustion vehicles with their engine control unit: engine number and brand, emission type, environmental code, fuel level, active fault codes, CAN ids reporting and the latest frame's time; paged; the filters of getCarStateInfoList, and faulty
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_ecu_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarEfficiencyInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's efficiency day by day over a range of local days (at most a month): boot, work, move, load, move-load and idle hours, work and move efficiency, and its workload against the caller's vehicles of its type (in the organisation branch mechanismId, default all): ratio to their mean work hours; band: overloaded ≥ 2, normal, unsaturated ≤ 0.5, unused
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["carInfo-vehicle_car_efficiency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarEfficiencyReportStatistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The efficiency report's statistics over a range (at most a month): the selected vehicles together (hours, work and move efficiency) and per vehicle type with its workload bands (vehicles working ≥ 2× the type's mean, normal, ≤ 0.5×, unused); the report's filters (organisation branch, number, type, holidays)
+         * @description Permission: the button report_efficiency. Kind: aggregate.
+         */
+        post: operations["carInfo-vehicle_car_efficiency_statistics"];
         delete?: never;
         options?: never;
         head?: never;
@@ -832,6 +992,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarFuelCellList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The fuel-cell vehicles with their live state, paged: the car_type dictionary has no fuel-cell type, so a fuel-cell vehicle is one whose battery type (电池类型) names it (燃料电池, 氢, fuel cell, hydrogen); the filters of getCarStateInfoList
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_state_list_fuel_cell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarGPSListByCode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every stored position of the vehicle of a terminal (deviceNumber) between beginTime and endTime (at most 7 days), oldest first, unsimplified, paged (current, size ≤ 1,000): the data table of a track
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        post: operations["carInfo-vehicle_gps_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarGPSListByCodeNew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The stored positions of the vehicle of a terminal (deviceNumber) between beginTime and endTime (at most 7 days), oldest first, read by a cursor instead of pages: each answer holds up to size positions after the time after and the nextTime to ask from (none at the end), so a week is read without counting or skipping rows
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        post: operations["carInfo-vehicle_gps_list_by_cursor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarInfo": {
         parameters: {
             query?: never;
@@ -889,6 +1109,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarMonitorInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's card on the live monitor: its live state, organisation, type and status names, terminal, today's use (boot and work hours, distance, alarms) and its most recent alarm
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["carInfo-vehicle_monitor_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarOverloadList": {
         parameters: {
             query?: never;
@@ -903,6 +1143,46 @@ export interface paths {
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
         post: operations["alarm-vehicle_alarm_overload_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarPositionTracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tracks of several vehicles (carIds, 1 to 20) over one period (at most 7 days), side by side: each simplified like positionTrailing's for the map's zoom, all together never more than maxPoints (≤ 2,000: each vehicle its share); a vehicle the caller does not see is not found
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_tracks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarPositionTrackingInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The summary of one vehicle's trip over a period (a form: carId, beginTime, endTime, stopMinutes; at most 7 days): first and last position, distance, moving time, top and average speed, stops and their time, alarms
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         */
+        post: operations["carInfo-vehicle_trip_summary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -929,6 +1209,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getCarStackerList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The stackers (car type 8, 堆高车) with their live state, paged; the filters of getCarStateInfoList
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_state_list_stacker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/getCarStateInfoList": {
         parameters: {
             query?: never;
@@ -943,6 +1243,26 @@ export interface paths {
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
          */
         post: operations["carInfo-vehicle_state_list_all"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/carInfo/getCarStatisticsList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The vehicles' statistics over a range of local days: days used, boot, work, move, load, lift and idle hours, distance, work efficiency and alarms by kind, per vehicle (a vehicle without data: zeros); filters: organisation branch, number, type (at most 31 days; paged, with the totals of every selected row)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        post: operations["carInfo-vehicle_car_statistics_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -969,6 +1289,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/carInfo/getHomeCarList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The home page's vehicle list: the vehicles with their live state and today's use (boot and work hours, distance, alarms raised), paged; the filters of getCarStateInfoList
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        post: operations["carInfo-vehicle_home_car_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/carInfo/importCar": {
         parameters: {
             query?: never;
@@ -983,26 +1323,6 @@ export interface paths {
          * @description Permission: the button vehicle_add. Kind: import.
          */
         post: operations["carInfo-vehicle_import_vehicle"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/blade-fics-report/fics/carInfo/importCarProgress": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same number); answers a report: created, updated, and the rows refused with their reasons: progress and report of a large import (jobId from the import's answer)
-         * @description Permission: the button vehicle_add. Kind: read.
-         */
-        get: operations["carInfo-vehicle_import_progress_vehicle"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1480,6 +1800,26 @@ export interface paths {
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
          */
         get: operations["carStatus-vehicle_vehicle_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/common/getAddress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The place at a position (location=lon,lat): the nearest named place from the embedded offline geocoder, or the configured online provider's address; cached; a position near no place answers its coordinates. Every signed-in user
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["common-vehicle_address"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2847,6 +3187,26 @@ export interface paths {
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
          */
         get: operations["positionTrailing-vehicle_alarm_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/positionTrailing/carPosition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the vehicles were at a moment: for one vehicle (carId) or those of an organisation branch (mechanismId; none: every vehicle of the caller), each vehicle's last valid fix at or before time and at most withinMinutes before it; without time, each vehicle's latest known position. A vehicle without such a fix is left out
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         */
+        get: operations["positionTrailing-vehicle_car_position"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6905,6 +7265,141 @@ export interface components {
             updateUser?: string | null;
         };
         /**
+         * AssetRow
+         * @description A vehicle as an asset: the register's row, its warranty's state and its age.
+         */
+        AssetRow: {
+            /**
+             * Ageyears
+             * @description years since its factory date, one decimal
+             */
+            ageYears?: number | null;
+            /** Batterybrand */
+            batteryBrand?: string | null;
+            /** Batterynumber */
+            batteryNumber?: string | null;
+            /** Batterytype */
+            batteryType?: string | null;
+            /** Brand */
+            brand?: string | null;
+            /** Carid */
+            carId?: string | null;
+            /** Carno */
+            carNo: string;
+            /**
+             * Carstatus
+             * @default 0
+             */
+            carStatus: number;
+            /** Carstatusname */
+            carStatusName?: string | null;
+            /**
+             * Cartype
+             * @default 3
+             */
+            carType: number;
+            /** Cartypename */
+            carTypeName?: string | null;
+            /** Collisionthresholdg */
+            collisionThresholdG?: number | null;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /** Emissiontype */
+            emissionType?: string | null;
+            /** Enginebrand */
+            engineBrand?: string | null;
+            /** Enginenumber */
+            engineNumber?: string | null;
+            /** Environmentalcode */
+            environmentalCode?: string | null;
+            /** Factorydate */
+            factoryDate?: string | null;
+            /** Framenumber */
+            frameNumber?: string | null;
+            /** Gpstime */
+            gpsTime?: string | null;
+            /** Id */
+            id: string;
+            /** Lat */
+            lat?: number | null;
+            /** Licenseplate */
+            licensePlate?: string | null;
+            /**
+             * Locked
+             * @default false
+             */
+            locked: boolean;
+            /** Lon */
+            lon?: number | null;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /** Mileage */
+            mileage?: number | null;
+            /** Modelnumber */
+            modelNumber?: string | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /** Overloadthresholdkg */
+            overloadThresholdKg?: number | null;
+            /**
+             * Poweron
+             * @default false
+             */
+            powerOn: boolean;
+            /** Ratedloadkg */
+            ratedLoadKg?: number | null;
+            /** Registerdate */
+            registerDate?: string | null;
+            /** Registrant */
+            registrant?: string | null;
+            /** Simnumber */
+            simNumber?: string | null;
+            /** Speed */
+            speed?: number | null;
+            /** Speedlimitkmh */
+            speedLimitKmh?: number | null;
+            /** State */
+            state?: string | null;
+            /** Status */
+            status?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+            /** Videodevice */
+            videoDevice?: string | null;
+            /**
+             * Warrantydaysleft
+             * @description days until the warranty ends (negative: past)
+             */
+            warrantyDaysLeft?: number | null;
+            /** Warrantyexpiry */
+            warrantyExpiry?: string | null;
+            /**
+             * Warrantystate
+             * @default none
+             * @enum {string}
+             */
+            warrantyState: "valid" | "expiring" | "expired" | "none";
+            /** Workinghours */
+            workingHours?: number | null;
+            /** Zjh */
+            zjh?: string | null;
+        };
+        /**
          * AttachIn
          * @description What may change of an attachment (``attach/submit``): its name as shown. Attachments are made by uploading.
          */
@@ -7064,6 +7559,175 @@ export interface components {
             /** Voltagev */
             voltageV: number;
         };
+        /** BatteryListIn */
+        BatteryListIn: {
+            /**
+             * Carno
+             * @description vehicles whose number holds this
+             */
+            carNo?: string | null;
+            /**
+             * Cartype
+             * @description a value of the car_type dictionary
+             */
+            carType?: number | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Mechanismid
+             * @description an organisation and the ones under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page
+             * @default 10
+             */
+            size: number;
+            /**
+             * Socbelow
+             * @description only vehicles whose state of charge is below this (%)
+             */
+            socBelow?: number | null;
+            /**
+             * State
+             * @description offline, or the state of an online vehicle, or alarm
+             */
+            state?: ("offline" | "off" | "idle" | "moving" | "loaded" | "alarm") | null;
+        };
+        /**
+         * BatteryRow
+         * @description An electric vehicle and its battery as its latest report gave it (a vehicle that never reported a battery
+         *     has none of the battery's values).
+         */
+        BatteryRow: {
+            /**
+             * Acc
+             * @default false
+             */
+            acc: boolean;
+            /** Alarms */
+            alarms: string[];
+            /**
+             * Batteryalarms
+             * @description battery alarms in progress, by kind
+             */
+            batteryAlarms: string[];
+            /** Batterybrand */
+            batteryBrand: string | null;
+            /** Batterynumber */
+            batteryNumber: string | null;
+            /**
+             * Batterytime
+             * @description the time of the report the battery values are of
+             */
+            batteryTime: string | null;
+            /** Batterytype */
+            batteryType: string | null;
+            /** Can */
+            can: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string | null;
+            /** Cartype */
+            carType: number | null;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /** Cellmaxmv */
+            cellMaxMv: number | null;
+            /** Cellminmv */
+            cellMinMv: number | null;
+            /**
+             * Cellspreadmv
+             * @description highest − lowest cell voltage
+             */
+            cellSpreadMv: number | null;
+            /**
+             * Chargestate
+             * @description idle | charging | discharging
+             */
+            chargeState: string | null;
+            /**
+             * Clockfault
+             * @default false
+             */
+            clockFault: boolean;
+            /** Clockfaulttime */
+            clockFaultTime: string | null;
+            /**
+             * Currenta
+             * @description positive: discharging
+             */
+            currentA: number | null;
+            /** Devicenumber */
+            deviceNumber: string | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /** Drivername */
+            driverName: string | null;
+            /** Gpstime */
+            gpsTime: string | null;
+            /** Lastseen */
+            lastSeen: string | null;
+            /** Lat */
+            lat: number | null;
+            /** Loadkg */
+            loadKg: number | null;
+            /** Locklevel */
+            lockLevel: number | null;
+            /** Lon */
+            lon: number | null;
+            /** Mechanismid */
+            mechanismId: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /** Mileage */
+            mileage: number | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /** Soc */
+            soc: number | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /**
+             * State
+             * @default off
+             */
+            state: string;
+            /**
+             * Temperaturec
+             * @description the hottest probe
+             */
+            temperatureC: number | null;
+            /** Tenantid */
+            tenantId: string;
+            /** Voltagev */
+            voltageV: number | null;
+        };
         /**
          * BatterySummary
          * @description Battery warnings over the range (default today) and the state of charge now.
@@ -7199,6 +7863,65 @@ export interface components {
              * @description carrying a load, standing or moving
              */
             loadedHours: number;
+        };
+        /** ByCodeCursor */
+        ByCodeCursor: {
+            /**
+             * After
+             * @description the nextTime of the previous answer (none: from the start)
+             */
+            after?: string | null;
+            /**
+             * Begintime
+             * @description default: a day before endTime
+             */
+            beginTime?: string | null;
+            /**
+             * Devicenumber
+             * @description the terminal's device number (code)
+             */
+            deviceNumber: string;
+            /**
+             * Endtime
+             * @description default: now
+             */
+            endTime?: string | null;
+            /**
+             * Size
+             * @description rows of this answer
+             * @default 500
+             */
+            size: number;
+        };
+        /** ByCodePaged */
+        ByCodePaged: {
+            /**
+             * Begintime
+             * @description default: a day before endTime
+             */
+            beginTime?: string | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Devicenumber
+             * @description the terminal's device number (code)
+             */
+            deviceNumber: string;
+            /**
+             * Endtime
+             * @description default: now
+             */
+            endTime?: string | null;
+            /**
+             * Size
+             * @description rows per page
+             * @default 100
+             */
+            size: number;
         };
         /** Calendar */
         Calendar: {
@@ -8673,6 +9396,213 @@ export interface components {
              */
             driverId: string;
         };
+        /** EcuListIn */
+        EcuListIn: {
+            /**
+             * Carno
+             * @description vehicles whose number holds this
+             */
+            carNo?: string | null;
+            /**
+             * Cartype
+             * @description a value of the car_type dictionary
+             */
+            carType?: number | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Faulty
+             * @description true: only vehicles whose latest report carried fault codes; false: only the others
+             */
+            faulty?: boolean | null;
+            /**
+             * Mechanismid
+             * @description an organisation and the ones under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page
+             * @default 10
+             */
+            size: number;
+            /**
+             * State
+             * @description offline, or the state of an online vehicle, or alarm
+             */
+            state?: ("offline" | "off" | "idle" | "moving" | "loaded" | "alarm") | null;
+        };
+        /**
+         * EcuRow
+         * @description A combustion vehicle, its engine's file (the emission registration of non-road machinery: engine number and
+         *     brand, emission type, environmental code) and what its engine control unit reports: the fuel level of its
+         *     latest report, the fault codes active now, the CAN ids passed on and the latest frame's time.
+         */
+        EcuRow: {
+            /**
+             * Acc
+             * @default false
+             */
+            acc: boolean;
+            /** Alarms */
+            alarms: string[];
+            /** Can */
+            can: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * Canids
+             * @description CAN ids whose latest frame is kept
+             * @default 0
+             */
+            canIds: number;
+            /**
+             * Cantime
+             * @description when the latest CAN frame arrived (UTC, ISO 8601)
+             */
+            canTime: string | null;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string | null;
+            /** Cartype */
+            carType: number | null;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Clockfault
+             * @default false
+             */
+            clockFault: boolean;
+            /** Clockfaulttime */
+            clockFaultTime: string | null;
+            /** Devicenumber */
+            deviceNumber: string | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /** Drivername */
+            driverName: string | null;
+            /** Emissiontype */
+            emissionType: string | null;
+            /** Enginebrand */
+            engineBrand: string | null;
+            /** Enginenumber */
+            engineNumber: string | null;
+            /** Environmentalcode */
+            environmentalCode: string | null;
+            /**
+             * Faults
+             * @description fault codes of the latest report
+             */
+            faults: string[];
+            /**
+             * Fuell
+             * @description fuel level of the latest report, litres
+             */
+            fuelL: number | null;
+            /** Gpstime */
+            gpsTime: string | null;
+            /** Lastseen */
+            lastSeen: string | null;
+            /** Lat */
+            lat: number | null;
+            /** Loadkg */
+            loadKg: number | null;
+            /** Locklevel */
+            lockLevel: number | null;
+            /** Lon */
+            lon: number | null;
+            /** Mechanismid */
+            mechanismId: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /** Mileage */
+            mileage: number | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /** Soc */
+            soc: number | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /**
+             * State
+             * @default off
+             */
+            state: string;
+            /** Tenantid */
+            tenantId: string;
+        };
+        /** EfficiencyDay */
+        EfficiencyDay: {
+            /**
+             * Boothours
+             * @default 0
+             */
+            bootHours: number;
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /**
+             * Idlehours
+             * @default 0
+             */
+            idleHours: number;
+            /**
+             * Loadhours
+             * @default 0
+             */
+            loadHours: number;
+            /**
+             * Moveefficiency
+             * @description move / boot, percent
+             * @default 0
+             */
+            moveEfficiency: number;
+            /**
+             * Movehours
+             * @default 0
+             */
+            moveHours: number;
+            /**
+             * Moveloadhours
+             * @default 0
+             */
+            moveLoadHours: number;
+            /**
+             * Workefficiency
+             * @description work / boot, percent
+             * @default 0
+             */
+            workEfficiency: number;
+            /**
+             * Workhours
+             * @default 0
+             */
+            workHours: number;
+        };
         /**
          * EfficiencyQuery
          * @description The vehicle efficiency report's filters: organisation (and those under it), range, vehicle, type, holidays.
@@ -9312,6 +10242,50 @@ export interface components {
              */
             workingVehicles: number;
         };
+        /** FleetEfficiency */
+        FleetEfficiency: {
+            /** Boothours */
+            bootHours: number;
+            /**
+             * Bytype
+             * @description per vehicle type, most vehicles first
+             */
+            byType: components["schemas"]["TypeEfficiency"][];
+            /**
+             * Endtime
+             * @example 2026-11-01
+             */
+            endTime: string;
+            /** Idlehours */
+            idleHours: number;
+            /** Loadhours */
+            loadHours: number;
+            /**
+             * Moveefficiency
+             * @description move / boot, percent
+             */
+            moveEfficiency: number;
+            /** Movehours */
+            moveHours: number;
+            /** Moveloadhours */
+            moveLoadHours: number;
+            /**
+             * Starttime
+             * @example 2026-11-01
+             */
+            startTime: string;
+            /** Vehicles */
+            vehicles: number;
+            /**
+             * Workefficiency
+             * @description work / boot, percent
+             */
+            workEfficiency: number;
+            /** Workhours */
+            workHours: number;
+            /** Workingvehicles */
+            workingVehicles: number;
+        };
         /**
          * FleetOverview
          * @description The fleet now: the home page's cards.
@@ -9444,6 +10418,62 @@ export interface components {
         } | {
             dmsFunction: number;
         }));
+        /**
+         * GpsRow
+         * @description One stored position as the terminal reported it.
+         */
+        GpsRow: {
+            /** Acc */
+            acc: boolean;
+            /**
+             * Alarm
+             * @default 0
+             */
+            alarm: number;
+            /** Altitude */
+            altitude: number;
+            /** Direction */
+            direction: number;
+            /**
+             * Gpstime
+             * @example 2025-01-31 08:00:00
+             */
+            gpsTime: string;
+            /** Lat */
+            lat: number;
+            /** Loadkg */
+            loadKg?: number | null;
+            /**
+             * Located
+             * @description the terminal had a satellite fix (else lat/lon are not a position)
+             */
+            located: boolean;
+            /** Lon */
+            lon: number;
+            /** Mileage */
+            mileage?: number | null;
+            /** Speed */
+            speed: number;
+            /**
+             * Status
+             * @default 0
+             */
+            status: number;
+        };
+        /** GpsSlice */
+        GpsSlice: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Nexttime
+             * @description ask again with after=nextTime for more; none: the end
+             */
+            nextTime?: string | null;
+            /** Records */
+            records: components["schemas"]["GpsRow"][];
+        };
         /** GrantIn */
         GrantIn: {
             /** Apiscopeids */
@@ -9558,6 +10588,117 @@ export interface components {
             limitValue?: number | null;
             /** Value */
             value?: number | null;
+        };
+        /**
+         * HomeCarRow
+         * @description A vehicle of the home page's list: its live state and what it did today (the tenant's local day, from the
+         *     daily aggregates the pipeline keeps).
+         */
+        HomeCarRow: {
+            /**
+             * Acc
+             * @default false
+             */
+            acc: boolean;
+            /** Alarms */
+            alarms: string[];
+            /** Can */
+            can: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string | null;
+            /** Cartype */
+            carType: number | null;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Clockfault
+             * @default false
+             */
+            clockFault: boolean;
+            /** Clockfaulttime */
+            clockFaultTime: string | null;
+            /** Devicenumber */
+            deviceNumber: string | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /** Drivername */
+            driverName: string | null;
+            /** Gpstime */
+            gpsTime: string | null;
+            /** Lastseen */
+            lastSeen: string | null;
+            /** Lat */
+            lat: number | null;
+            /** Loadkg */
+            loadKg: number | null;
+            /** Locklevel */
+            lockLevel: number | null;
+            /** Lon */
+            lon: number | null;
+            /** Mechanismid */
+            mechanismId: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /** Mileage */
+            mileage: number | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /** Soc */
+            soc: number | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /**
+             * State
+             * @default off
+             */
+            state: string;
+            /** Tenantid */
+            tenantId: string;
+            /**
+             * Todayalarms
+             * @description alarms raised today
+             * @default 0
+             */
+            todayAlarms: number;
+            /**
+             * Todayboothours
+             * @description hours with ACC on today
+             * @default 0
+             */
+            todayBootHours: number;
+            /**
+             * Todaydistancekm
+             * @description kilometres today
+             * @default 0
+             */
+            todayDistanceKm: number;
+            /**
+             * Todayworkhours
+             * @description hours working today (moving, loaded or lifting)
+             * @default 0
+             */
+            todayWorkHours: number;
         };
         /**
          * HomeQuery
@@ -10590,6 +11731,142 @@ export interface components {
             distanceKm: number;
         };
         /**
+         * MonitorInfo
+         * @description A vehicle's card on the live monitor: its live state, its names, its terminal and what it did today.
+         */
+        MonitorInfo: {
+            /**
+             * Acc
+             * @default false
+             */
+            acc: boolean;
+            /** Alarms */
+            alarms: string[];
+            /** Can */
+            can: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string | null;
+            /**
+             * Carstatusname
+             * @default
+             */
+            carStatusName: string;
+            /** Cartype */
+            carType: number | null;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Clockfault
+             * @default false
+             */
+            clockFault: boolean;
+            /** Clockfaulttime */
+            clockFaultTime: string | null;
+            /** Devicenumber */
+            deviceNumber: string | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /** Drivername */
+            driverName: string | null;
+            /** Firmwareversion */
+            firmwareVersion: string | null;
+            /** Framenumber */
+            frameNumber: string | null;
+            /** Gpstime */
+            gpsTime: string | null;
+            /** Lastseen */
+            lastSeen: string | null;
+            /** Lat */
+            lat: number | null;
+            /**
+             * Latestalarmkind
+             * @description the kind of its most recent alarm
+             */
+            latestAlarmKind: string | null;
+            /** Latestalarmtime */
+            latestAlarmTime: string | null;
+            /** Loadkg */
+            loadKg: number | null;
+            /** Locklevel */
+            lockLevel: number | null;
+            /** Lon */
+            lon: number | null;
+            /** Mechanismid */
+            mechanismId: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /** Mileage */
+            mileage: number | null;
+            /** Modelnumber */
+            modelNumber: string | null;
+            /**
+             * Online
+             * @default false
+             */
+            online: boolean;
+            /**
+             * Protocol
+             * @description the terminal's protocol (jt808, mqtt, http)
+             */
+            protocol: string | null;
+            /** Ratedloadkg */
+            ratedLoadKg: number | null;
+            /** Soc */
+            soc: number | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+            /** Speedlimitkmh */
+            speedLimitKmh: number | null;
+            /**
+             * State
+             * @default off
+             */
+            state: string;
+            /** Tenantid */
+            tenantId: string;
+            /**
+             * Todayalarms
+             * @description alarms raised today
+             * @default 0
+             */
+            todayAlarms: number;
+            /**
+             * Todayboothours
+             * @description hours with ACC on today (the tenant's local day)
+             * @default 0
+             */
+            todayBootHours: number;
+            /**
+             * Todaydistancekm
+             * @default 0
+             */
+            todayDistanceKm: number;
+            /**
+             * Todayworkhours
+             * @description hours working today
+             * @default 0
+             */
+            todayWorkHours: number;
+        };
+        /**
          * NewPassword
          * @description A password made by the server, shown once to the caller.
          */
@@ -11014,6 +12291,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[AssetRow] */
+        Page_AssetRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["AssetRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[AttachOut] */
         Page_AttachOut_: {
             /** Current */
@@ -11035,6 +12325,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["AuthorizationRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[BatteryRow] */
+        Page_BatteryRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["BatteryRow"][];
             /** Size */
             size: number;
             /** Total */
@@ -11183,6 +12486,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[EcuRow] */
+        Page_EcuRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["EcuRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[FaultCar] */
         Page_FaultCar_: {
             /** Current */
@@ -11230,6 +12546,32 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["FenceSettingOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[GpsRow] */
+        Page_GpsRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["GpsRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[HomeCarRow] */
+        Page_HomeCarRow_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["HomeCarRow"][];
             /** Size */
             size: number;
             /** Total */
@@ -12386,6 +13728,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[FleetEfficiency] */
+        R_FleetEfficiency_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FleetEfficiency"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[FleetOverview] */
         R_FleetOverview_: {
             /**
@@ -12394,6 +13755,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["FleetOverview"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[GpsSlice] */
+        R_GpsSlice_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["GpsSlice"] | null;
             /**
              * Msg
              * @default
@@ -12671,6 +14051,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[MonitorInfo] */
+        R_MonitorInfo_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["MonitorInfo"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[NewPassword] */
         R_NewPassword_: {
             /**
@@ -12823,6 +14222,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[AssetRow]] */
+        R_Page_AssetRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_AssetRow_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[AttachOut]] */
         R_Page_AttachOut__: {
             /**
@@ -12850,6 +14268,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_AuthorizationRow_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[BatteryRow]] */
+        R_Page_BatteryRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_BatteryRow_"] | null;
             /**
              * Msg
              * @default
@@ -13070,6 +14507,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[EcuRow]] */
+        R_Page_EcuRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_EcuRow_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[FaultCar]] */
         R_Page_FaultCar__: {
             /**
@@ -13135,6 +14591,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_FenceSettingOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[GpsRow]] */
+        R_Page_GpsRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_GpsRow_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[HomeCarRow]] */
+        R_Page_HomeCarRow__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_HomeCarRow_"] | null;
             /**
              * Msg
              * @default
@@ -13602,6 +15096,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Place] */
+        R_Place_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["liftdesk__core__geocode__Place"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[PlatformOut] */
         R_PlatformOut_: {
             /**
@@ -13724,6 +15237,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["ReportPage_EfficiencyRow_EfficiencyTotals_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[ReportPage[StatisticsRow, StatisticsTotals]] */
+        R_ReportPage_StatisticsRow__StatisticsTotals__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ReportPage_StatisticsRow_StatisticsTotals_"] | null;
             /**
              * Msg
              * @default
@@ -14001,6 +15533,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[TripSummary] */
+        R_TripSummary_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["TripSummary"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[UploadOut] */
         R_UploadOut_: {
             /**
@@ -14066,6 +15617,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["UserOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[VehicleDicts] */
+        R_VehicleDicts_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["VehicleDicts"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[VehicleEfficiency] */
+        R_VehicleEfficiency_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["VehicleEfficiency"] | null;
             /**
              * Msg
              * @default
@@ -14814,6 +16403,46 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[VehiclePosition]] */
+        R_list_VehiclePosition__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["VehiclePosition"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[VehicleTrack]] */
+        R_list_VehicleTrack__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["VehicleTrack"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[str] */
         R_str_: {
             /**
@@ -15090,6 +16719,20 @@ export interface components {
             /** Total */
             total: number;
             totals: components["schemas"]["EfficiencyTotals"];
+        };
+        /** ReportPage[StatisticsRow, StatisticsTotals] */
+        ReportPage_StatisticsRow_StatisticsTotals_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["StatisticsRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+            totals: components["schemas"]["StatisticsTotals"];
         };
         /** RoleIn */
         RoleIn: {
@@ -15682,6 +17325,250 @@ export interface components {
             /** Tenantid */
             tenantId: string;
         };
+        /** StatisticsQueryPaged */
+        StatisticsQueryPaged: {
+            /**
+             * Carno
+             * @description vehicle number contains this
+             */
+            carNo?: string | null;
+            /** Cartype */
+            carType?: number | null;
+            /**
+             * Current
+             * @description page number, from 1
+             * @default 1
+             */
+            current: number;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Size
+             * @description rows per page (at most 1000 are given)
+             * @default 10
+             */
+            size: number;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
+        /** StatisticsRow */
+        StatisticsRow: {
+            /**
+             * Alarms
+             * @description every alarm above together
+             * @default 0
+             */
+            alarms: number;
+            /**
+             * Batteryalarms
+             * @default 0
+             */
+            batteryAlarms: number;
+            /**
+             * Boothours
+             * @default 0
+             */
+            bootHours: number;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType: number;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Collisions
+             * @default 0
+             */
+            collisions: number;
+            /**
+             * Daysused
+             * @description days it booted
+             * @default 0
+             */
+            daysUsed: number;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /**
+             * Distancekm
+             * @default 0
+             */
+            distanceKm: number;
+            /**
+             * Faults
+             * @default 0
+             */
+            faults: number;
+            /**
+             * Fencealarms
+             * @default 0
+             */
+            fenceAlarms: number;
+            /**
+             * Idlehours
+             * @default 0
+             */
+            idleHours: number;
+            /**
+             * Lifthours
+             * @default 0
+             */
+            liftHours: number;
+            /**
+             * Loadhours
+             * @default 0
+             */
+            loadHours: number;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Mechanismname
+             * @default
+             */
+            mechanismName: string;
+            /**
+             * Movehours
+             * @default 0
+             */
+            moveHours: number;
+            /**
+             * Otheralarms
+             * @default 0
+             */
+            otherAlarms: number;
+            /**
+             * Overloads
+             * @default 0
+             */
+            overloads: number;
+            /**
+             * Speedings
+             * @default 0
+             */
+            speedings: number;
+            /**
+             * Workefficiency
+             * @description work / boot, percent
+             * @default 0
+             */
+            workEfficiency: number;
+            /**
+             * Workhours
+             * @default 0
+             */
+            workHours: number;
+        };
+        /** StatisticsTotals */
+        StatisticsTotals: {
+            /**
+             * Alarms
+             * @description every alarm above together
+             * @default 0
+             */
+            alarms: number;
+            /**
+             * Batteryalarms
+             * @default 0
+             */
+            batteryAlarms: number;
+            /**
+             * Boothours
+             * @default 0
+             */
+            bootHours: number;
+            /**
+             * Collisions
+             * @default 0
+             */
+            collisions: number;
+            /**
+             * Daysused
+             * @description days it booted
+             * @default 0
+             */
+            daysUsed: number;
+            /**
+             * Distancekm
+             * @default 0
+             */
+            distanceKm: number;
+            /**
+             * Faults
+             * @default 0
+             */
+            faults: number;
+            /**
+             * Fencealarms
+             * @default 0
+             */
+            fenceAlarms: number;
+            /**
+             * Idlehours
+             * @default 0
+             */
+            idleHours: number;
+            /**
+             * Lifthours
+             * @default 0
+             */
+            liftHours: number;
+            /**
+             * Loadhours
+             * @default 0
+             */
+            loadHours: number;
+            /**
+             * Movehours
+             * @default 0
+             */
+            moveHours: number;
+            /**
+             * Otheralarms
+             * @default 0
+             */
+            otherAlarms: number;
+            /**
+             * Overloads
+             * @default 0
+             */
+            overloads: number;
+            /**
+             * Speedings
+             * @default 0
+             */
+            speedings: number;
+            /**
+             * Vehicles
+             * @default 0
+             */
+            vehicles: number;
+            /**
+             * Workefficiency
+             * @description work / boot, percent
+             * @default 0
+             */
+            workEfficiency: number;
+            /**
+             * Workhours
+             * @default 0
+             */
+            workHours: number;
+        };
         /** StatusCount */
         StatusCount: {
             /** Alarm */
@@ -16074,6 +17961,49 @@ export interface components {
              */
             status: number;
         };
+        /** TrackPointBrief */
+        TrackPointBrief: {
+            /**
+             * Gpstime
+             * @example 2025-01-31 08:00:00
+             */
+            gpsTime: string;
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+            /** Speed */
+            speed: number;
+        };
+        /** TracksIn */
+        TracksIn: {
+            /**
+             * Begintime
+             * @description default: a day before endTime
+             */
+            beginTime?: string | null;
+            /**
+             * Carids
+             * @description the vehicles (1 to 20)
+             */
+            carIds: string[];
+            /**
+             * Endtime
+             * @description default: now
+             */
+            endTime?: string | null;
+            /**
+             * Maxpoints
+             * @description the most points of all tracks
+             * @default 2000
+             */
+            maxPoints: number;
+            /**
+             * Zoom
+             * @description the map's zoom: no detail finer than a pixel
+             */
+            zoom?: number | null;
+        };
         /** TreeNode */
         TreeNode: {
             /** Children */
@@ -16116,6 +18046,64 @@ export interface components {
             time: string;
         };
         /**
+         * TripSummary
+         * @description One vehicle's trip over a period, summed from its located positions.
+         */
+        TripSummary: {
+            /**
+             * Alarms
+             * @description alarms raised in the period
+             */
+            alarms: number;
+            /**
+             * Averagespeed
+             * @description distance / moving time, km/h
+             */
+            averageSpeed: number;
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Distancekm */
+            distanceKm: number;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /** @description where the period's first position was */
+            first?: components["schemas"]["liftdesk__telemetry__api__positions__Place"] | null;
+            /** @description where its last position was */
+            last?: components["schemas"]["liftdesk__telemetry__api__positions__Place"] | null;
+            /** Maxspeed */
+            maxSpeed: number;
+            /**
+             * Movings
+             * @description seconds between consecutive positions while moving
+             */
+            movingS: number;
+            /**
+             * Positions
+             * @description located positions stored in the period
+             */
+            positions: number;
+            /**
+             * Stoppeds
+             * @description their seconds together
+             */
+            stoppedS: number;
+            /**
+             * Stops
+             * @description standstills of at least stopMinutes
+             */
+            stops: number;
+        };
+        /**
          * TypeCount
          * @description Vehicles of one type (the ``car_type`` dictionary).
          */
@@ -16130,6 +18118,54 @@ export interface components {
             poweredOn: number;
             /** Total */
             total: number;
+        };
+        /** TypeEfficiency */
+        TypeEfficiency: {
+            /**
+             * Averageworkhours
+             * @description work hours per vehicle of the type
+             */
+            averageWorkHours: number;
+            /** Boothours */
+            bootHours: number;
+            /** Cartype */
+            carType: number;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /** Normal */
+            normal: number;
+            /**
+             * Overloaded
+             * @description vehicles working at least twice the type's mean
+             */
+            overloaded: number;
+            /**
+             * Unsaturated
+             * @description vehicles working at most half the type's mean
+             */
+            unsaturated: number;
+            /**
+             * Unused
+             * @description vehicles that did not boot in the range
+             */
+            unused: number;
+            /** Vehicles */
+            vehicles: number;
+            /**
+             * Workefficiency
+             * @description work / boot, percent
+             */
+            workEfficiency: number;
+            /** Workhours */
+            workHours: number;
+            /**
+             * Workingvehicles
+             * @description vehicles that worked in the range
+             */
+            workingVehicles: number;
         };
         /**
          * UploadOut
@@ -16455,6 +18491,23 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /**
+         * VehicleDicts
+         * @description The values of the register's coded fields, each by its field: what a vehicle form's selects and a list's
+         *     labels show.
+         */
+        VehicleDicts: {
+            /**
+             * Carstatus
+             * @description vehicle statuses (dictionary car_status)
+             */
+            carStatus: components["schemas"]["liftdesk__fleet__api__vehicles__DictItem"][];
+            /**
+             * Cartype
+             * @description vehicle types (dictionary car_type)
+             */
+            carType: components["schemas"]["liftdesk__fleet__api__vehicles__DictItem"][];
+        };
         /** VehicleDriverChange */
         VehicleDriverChange: {
             /**
@@ -16467,6 +18520,47 @@ export interface components {
              * @description the driver rows
              */
             driverIds: string[];
+        };
+        /** VehicleEfficiency */
+        VehicleEfficiency: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Cartype */
+            carType: number;
+            /**
+             * Cartypename
+             * @default
+             */
+            carTypeName: string;
+            /**
+             * Days
+             * @description every day of the range (a day without data is zeros)
+             */
+            days: components["schemas"]["EfficiencyDay"][];
+            /**
+             * Peerworkhours
+             * @description their mean work hours over the range
+             */
+            peerWorkHours: number;
+            /**
+             * Peers
+             * @description the caller's vehicles of its type (in mechanismId's branch), itself included
+             */
+            peers: number;
+            /** @description the range together (day: its last day) */
+            totals: components["schemas"]["EfficiencyDay"];
+            /**
+             * Workloadband
+             * @description overloaded ≥ 2, unsaturated ≤ 0.5, unused: no boot
+             */
+            workloadBand?: ("overloaded" | "normal" | "unsaturated" | "unused") | null;
+            /**
+             * Workloadratio
+             * @description its work hours / the peers' mean
+             */
+            workloadRatio?: number | null;
         };
         /** VehicleIn */
         VehicleIn: {
@@ -16721,6 +18815,57 @@ export interface components {
             workingHours?: number | null;
             /** Zjh */
             zjh?: string | null;
+        };
+        /** VehiclePosition */
+        VehiclePosition: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /**
+             * Direction
+             * @default 0
+             */
+            direction: number;
+            /**
+             * Gpstime
+             * @example 2025-01-31 08:00:00
+             */
+            gpsTime: string;
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /**
+             * Speed
+             * @default 0
+             */
+            speed: number;
+        };
+        /** VehicleTrack */
+        VehicleTrack: {
+            /** Carid */
+            carId: string;
+            /** Carno */
+            carNo: string;
+            /**
+             * Count
+             * @description the points sent
+             */
+            count: number;
+            /** Distancekm */
+            distanceKm: number;
+            /** Points */
+            points: components["schemas"]["TrackPointBrief"][];
+            /**
+             * Total
+             * @description the located positions stored in the period
+             */
+            total: number;
         };
         /** VersionUpdateIn */
         VersionUpdateIn: {
@@ -17476,6 +19621,58 @@ export interface components {
              */
             success: boolean;
         };
+        /**
+         * Place
+         * @description What is at a position: ``formattedAddress`` is always set (at worst the coordinates, ``lat, lon``).
+         */
+        liftdesk__core__geocode__Place: {
+            /**
+             * Admin1
+             * @description its province or state
+             * @default
+             */
+            admin1: string;
+            /**
+             * Admin2
+             * @description its city or county
+             * @default
+             */
+            admin2: string;
+            /**
+             * Countrycode
+             * @default
+             */
+            countryCode: string;
+            /**
+             * Distancekm
+             * @description from the position to the nearest place (offline)
+             */
+            distanceKm?: number | null;
+            /** Formattedaddress */
+            formattedAddress: string;
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+            /**
+             * Name
+             * @description the nearest place (offline) or empty
+             * @default
+             */
+            name: string;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "offline" | "online" | "coordinates";
+        };
+        /** DictItem */
+        liftdesk__fleet__api__vehicles__DictItem: {
+            /** Dictkey */
+            dictKey: string;
+            /** Dictvalue */
+            dictValue: string;
+        };
         /** DictItem */
         liftdesk__fleet__driver_schemas__DictItem: {
             /** Dictkey */
@@ -17499,6 +19696,18 @@ export interface components {
             remark?: string | null;
             /** Sort */
             sort: number;
+        };
+        /** Place */
+        liftdesk__telemetry__api__positions__Place: {
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
+            /**
+             * Time
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
         };
     };
     responses: never;
@@ -18031,6 +20240,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_FirstOpen_"];
+                };
+            };
+        };
+    };
+    "carAssets-vehicle_asset_delete": {
+        parameters: {
+            query: {
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carAssets-vehicle_asset_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page */
+                size?: number;
+                /** @description an organisation and the ones under it */
+                mechanismId?: string | null;
+                /** @description vehicles whose number holds this */
+                carNo?: string | null;
+                /** @description frame numbers that hold this */
+                frameNumber?: string | null;
+                carType?: number | null;
+                carStatus?: number | null;
+                /** @description valid (ends after 30 days), expiring (within 30 days), expired, none (no warranty date) */
+                warranty?: ("valid" | "expiring" | "expired" | "none") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_AssetRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -18660,6 +20944,70 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_battery_status_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BatteryListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_BatteryRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_import_progress_vehicle": {
+        parameters: {
+            query: {
+                jobId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ImportReport_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-vehicle_alarm_collision_list": {
         parameters: {
             query?: never;
@@ -18693,6 +21041,26 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_car_dictionaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_VehicleDicts_"];
+                };
+            };
+        };
+    };
     "carInfo-vehicle_state_list_combustion": {
         parameters: {
             query?: never;
@@ -18713,6 +21081,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_StateRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_ecu_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EcuListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_EcuRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_car_efficiency": {
+        parameters: {
+            query: {
+                /** @description an organisation and every organisation under it */
+                mechanismId?: string | null;
+                /** @description first day (yyyy-MM-dd); default: six days before endTime */
+                startTime?: string | null;
+                /** @description last day, included (yyyy-MM-dd); default: today */
+                endTime?: string | null;
+                /** @description the vehicle */
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_VehicleEfficiency_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_car_efficiency_statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EfficiencyQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FleetEfficiency_"];
                 };
             };
             /** @description Validation Error */
@@ -18865,6 +21337,105 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_state_list_fuel_cell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StateListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_StateRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_gps_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByCodePaged"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_GpsRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_gps_list_by_cursor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByCodeCursor"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_GpsSlice_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carInfo-vehicle_getCarInfo": {
         parameters: {
             query: {
@@ -18955,6 +21526,37 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_monitor_info": {
+        parameters: {
+            query: {
+                carId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_MonitorInfo_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-vehicle_alarm_overload_list": {
         parameters: {
             query?: never;
@@ -18988,6 +21590,84 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_tracks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TracksIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_VehicleTrack__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_trip_summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Begintime
+                     * @description default: a day before endTime
+                     * @example 2025-01-31 08:00:00
+                     */
+                    beginTime?: string;
+                    /** Carid */
+                    carId: string;
+                    /**
+                     * Endtime
+                     * @description default: now
+                     * @example 2025-01-31 08:00:00
+                     */
+                    endTime?: string;
+                    /**
+                     * Stopminutes
+                     * @description a standstill this long is a stop
+                     * @default 3
+                     */
+                    stopMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_TripSummary_"];
+                };
+            };
+        };
+    };
     "alarm-vehicle_alarm_speeding_list": {
         parameters: {
             query?: never;
@@ -19008,6 +21688,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_ReportPage_AlarmRow__AlarmTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "carInfo-vehicle_state_list_stacker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StateListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_StateRow__"];
                 };
             };
             /** @description Validation Error */
@@ -19054,6 +21767,39 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_car_statistics_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StatisticsQueryPaged"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportPage_StatisticsRow__StatisticsTotals__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-vehicle_alarm_warning_list": {
         parameters: {
             query?: never;
@@ -19087,6 +21833,39 @@ export interface operations {
             };
         };
     };
+    "carInfo-vehicle_home_car_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StateListIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_HomeCarRow__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "carInfo-vehicle_import_vehicle": {
         parameters: {
             query?: {
@@ -19102,37 +21881,6 @@ export interface operations {
                 "multipart/form-data": components["schemas"]["Body_carInfo-vehicle_import_vehicle"];
             };
         };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["R_ImportReport_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
-    };
-    "carInfo-vehicle_import_progress_vehicle": {
-        parameters: {
-            query: {
-                jobId: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
         responses: {
             /** @description Successful Response */
             200: {
@@ -19997,6 +22745,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleInfo_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-vehicle_address": {
+        parameters: {
+            query: {
+                /** @description lon,lat (WGS-84, AMap's order), e.g. 121.4737,31.2304 */
+                location: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Place_"];
                 };
             };
             /** @description Validation Error */
@@ -22317,6 +25097,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_AlarmCount__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "positionTrailing-vehicle_car_position": {
+        parameters: {
+            query?: {
+                /** @description one vehicle (none: every vehicle of the filters) */
+                carId?: string | null;
+                /** @description the vehicles of an organisation and those under it */
+                mechanismId?: string | null;
+                /** @description the moment (yyyy-MM-dd HH:mm:ss); none: now (the latest) */
+                time?: string | null;
+                /** @description with time: a vehicle's last fix at most this long before it counts */
+                withinMinutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_VehiclePosition__"];
                 };
             };
             /** @description Validation Error */

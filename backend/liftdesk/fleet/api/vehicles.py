@@ -1,10 +1,16 @@
-"""The vehicle register's import and export (the register's own list, detail and changes are generated from
-``fleet.resources.VEHICLE``)."""
+"""The vehicle register's import and export, and the dictionaries of its fields (the register's own list, detail
+and changes are generated from ``fleet.resources.VEHICLE``)."""
 
 from __future__ import annotations
 
+from pydantic import Field
+
+from liftdesk.core import crud
+from liftdesk.core.schemas import Schema
 from liftdesk.core.transfer import Column, declare_exporter, declare_importer
 from liftdesk.fleet import resources as res
+from liftdesk.fleet.schemas import VehicleIn
+from liftdesk.system.models import Dict
 
 # --------------------------------------------------------------------------- import and export of the register
 
@@ -42,10 +48,54 @@ declare_importer(
     res.VEHICLE,
     "importCar",
     "exportCarTemplate",
-    "importCarProgress",
+    # the specification's name of the import's report (ours was importCarProgress): what the import did with the
+    # vehicles of its file, by the jobId its answer gave
+    "getCarByImport",
     _VEHICLE_COLUMNS,
     key=("car_no",),
     filename="vehicles",
     summary="Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same "
     "number); answers a report: created, updated, and the rows refused with their reasons",
 )
+
+
+# --------------------------------------------------------------------------- the dictionaries of the register
+
+
+class DictItem(Schema):
+    dict_key: str
+    dict_value: str
+
+
+class VehicleDicts(Schema):
+    """The values of the register's coded fields, each by its field: what a vehicle form's selects and a list's
+    labels show."""
+
+    car_type: list[DictItem] = Field(description="vehicle types (dictionary car_type)")
+    car_status: list[DictItem] = Field(description="vehicle statuses (dictionary car_status)")
+
+
+def coded_fields() -> dict[str, str]:
+    """The register's fields whose values are a dictionary's keys (their ``x-dict``), by field name."""
+    out = {}
+    for name, field in VehicleIn.model_fields.items():
+        extra = field.json_schema_extra
+        if isinstance(extra, dict) and isinstance(extra.get("x-dict"), str):
+            out[name] = str(extra["x-dict"])
+    return out
+
+
+@res.VEHICLE.action(
+    "GET",
+    "getCarDictionariesList",
+    summary="The dictionaries of the vehicle register's coded fields (carType, carStatus), each in its order",
+    kind="read",
+    answer=VehicleDicts,
+)
+async def car_dictionaries(ctx: crud.Ctx) -> VehicleDicts:
+    fields = coded_fields()
+    stmt = ctx.scope.select(Dict).where(Dict.code.in_(set(fields.values())), Dict.parent_id != 0)
+    found: dict[str, list[DictItem]] = {code: [] for code in fields.values()}
+    for d in (await ctx.session.scalars(stmt.order_by(Dict.code, Dict.sort, Dict.dict_key))).all():
+        found[d.code].append(DictItem(dict_key=d.dict_key, dict_value=d.dict_value))
+    return VehicleDicts.model_validate({name: found[code] for name, code in fields.items()})

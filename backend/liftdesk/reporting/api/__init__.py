@@ -4,5 +4,6 @@ from liftdesk.reporting.api import alarms as alarms
 from liftdesk.reporting.api import efficiency as efficiency
 from liftdesk.reporting.api import faults as faults
 from liftdesk.reporting.api import home as home
+from liftdesk.reporting.api import statistics as statistics
 
-__all__ = ["alarms", "efficiency", "faults", "home"]
+__all__ = ["alarms", "efficiency", "faults", "home", "statistics"]

@@ -2,6 +2,31 @@
 the fleet's events, ``telemetry.subscriptions``)."""
 
 from liftdesk.telemetry import subscriptions
-from liftdesk.telemetry.api import car_settings, commands, ingest, lists, live, monitor_charts, status, track
+from liftdesk.telemetry.api import (
+    address,
+    car_settings,
+    commands,
+    equipment,
+    ingest,
+    lists,
+    live,
+    monitor_charts,
+    positions,
+    status,
+    track,
+)
 
-__all__ = ["car_settings", "commands", "ingest", "lists", "live", "monitor_charts", "status", "subscriptions", "track"]
+__all__ = [
+    "address",
+    "car_settings",
+    "commands",
+    "equipment",
+    "ingest",
+    "lists",
+    "live",
+    "monitor_charts",
+    "positions",
+    "status",
+    "subscriptions",
+    "track",
+]

@@ -12,7 +12,6 @@ from liftdesk.core import crud
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import Id, Schema
-from liftdesk.core.scope import organisation_branch
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
@@ -38,7 +37,7 @@ def in_organisation(c: crud.Ctx, stmt: Select[Any], mechanism_id: Any) -> Select
     if mechanism_id in (None, ""):
         return stmt
     org = crud.parse_id(str(mechanism_id), "mechanismId")
-    return stmt.where(Vehicle.mechanism_id.in_(organisation_branch(c.scope.tenant_id, org)))
+    return stmt.where(*c.scope.in_branch(Vehicle.mechanism_id, org))
 
 
 class LastGpsIn(Schema):

@@ -23,6 +23,7 @@ import { AimOutlined, CloseOutlined, NodeIndexOutlined, SettingOutlined } from '
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useAccess } from '../../access/useAccess';
+import { Address } from '../../components/address/Address';
 import { useServerClock } from '../../app/useServerClock';
 import { useLive } from '../../live/useLive';
 import type { FeedStatus, LiveVehicle } from '../../live/types';
@@ -207,6 +208,7 @@ function VehicleCard({ vehicle, offset, now, showTrack, trackInfo, canCommand, o
             label: t('monitor.position'),
             children: hasPosition(vehicle) ? `${vehicle.lat.toFixed(6)}, ${vehicle.lon.toFixed(6)}` : '-',
           },
+          { key: 'address', label: t('address.label'), children: <Address lat={vehicle.lat} lon={vehicle.lon} /> },
           {
             key: 'time',
             label: t('monitor.gpsTime'),

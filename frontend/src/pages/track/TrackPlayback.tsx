@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../api/client';
 import type { components } from '../../api/schema';
 import { useServerClock } from '../../app/useServerClock';
+import { Address } from '../../components/address/Address';
 import MapView from '../../map/MapView';
 import { FitBounds } from '../../map/FitBounds';
 import { PointsLayer, type MapPoint } from '../../map/PointsLayer';
@@ -172,6 +173,7 @@ export default function TrackPlayback() {
     { title: t('track.stopBegin'), dataIndex: 'beginTime', key: 'b' },
     { title: t('track.stopEnd'), dataIndex: 'endTime', key: 'e' },
     { title: t('track.duration'), dataIndex: 'durationS', key: 'd', render: (s: number) => formatDuration(s) },
+    { title: t('address.label'), key: 'a', render: (_: unknown, s: Stop) => <Address lat={s.lat} lon={s.lon} /> },
   ];
   const alarmColumns = [
     { title: t('track.alarmKind'), dataIndex: 'kind', key: 'k', render: (k: string) => <Tag color="red">{alarmLabel(k)}</Tag> },
