@@ -46,6 +46,9 @@ class ActionCase:
     #: them): the suite checks that a user who sees their own organisation only is served for rows of theirs and
     #: refused (or not told) for the others.
     data_scope: bool = False
+    #: Undoes what the owner's successful call leaves that other tests would meet (an enabled object store sends every
+    #: later upload of the tenant to it): run after the other-tenant test, whatever its outcome.
+    cleanup: Callable[[Api, str, Call], Awaitable[None]] | None = None
     #: The data-scope case's user: the resource whose rule (own organisation) it gets, and the menus and buttons
     #: its role is granted besides the vehicle buttons (default: the vehicles' rule, the vehicle and command menus).
     scope_resource: str = "vehicle"

@@ -605,6 +605,12 @@ async def _none_enabled(api: Api, tenant: str) -> None:
         await s.commit()
 
 
+async def _oss_remove(api: Api, tenant: str, call: Call) -> None:
+    """The enabled store (at an address where nothing listens) goes: the tenant's uploads go to its disk again."""
+    r = await api.post(f"{OSS}/remove", params={"ids": call.params["id"]}, tenant=tenant)
+    assert r["code"] == 200, r
+
+
 async def _oss_enable(api: Api, tenant: str) -> Call:
     row = (await api.post(f"{OSS}/submit", json=await RESOURCE_CASES["oss"].create(api, tenant), tenant=tenant))["data"]
     return Call(params={"id": row["id"]}, marker=row["ossCode"], probe=("GET", f"{OSS}/detail", {"id": row["id"]}))
@@ -617,7 +623,7 @@ async def _file_upload(api: Api, tenant: str) -> Call:
 
 CASES.update(
     {
-        key("POST", f"{OSS}/enable"): ActionCase(_oss_enable),
+        key("POST", f"{OSS}/enable"): ActionCase(_oss_enable, cleanup=_oss_remove),
         key("POST", "/api/blade-fics/file/upload"): ActionCase(_file_upload),
     }
 )

@@ -92,17 +92,21 @@ async def _probe(api: Api, call: Call) -> Any:
 async def test_other_tenant_cannot_see_or_change(api: Api, tenants: Tenants, name: str) -> None:
     action, case = ACTIONS[name], CASES[name]
     call = await case.prepare(api, tenants.a)
-    before = await _probe(api, call)
-    theirs = await _call(api, action, call, tenants.b)
-    if not case.tenant_scoped:
-        assert theirs["_status"] == 403, theirs
-    else:
-        _refused_or_silent(theirs, call)
-    assert await _probe(api, call) == before, "another tenant's call changed nothing"
-    mine = await _call(api, action, call, tenants.a)
-    assert mine["code"] == 200 and mine["success"] is True, mine
-    if call.marker is not None and action.kind in ("read", "detail", "sub", "aggregate", "export"):
-        assert call.marker in json.dumps(mine["data"]), "the owner's answer shows the row"
+    try:
+        before = await _probe(api, call)
+        theirs = await _call(api, action, call, tenants.b)
+        if not case.tenant_scoped:
+            assert theirs["_status"] == 403, theirs
+        else:
+            _refused_or_silent(theirs, call)
+        assert await _probe(api, call) == before, "another tenant's call changed nothing"
+        mine = await _call(api, action, call, tenants.a)
+        assert mine["code"] == 200 and mine["success"] is True, mine
+        if call.marker is not None and action.kind in ("read", "detail", "sub", "aggregate", "export"):
+            assert call.marker in json.dumps(mine["data"]), "the owner's answer shows the row"
+    finally:
+        if case.cleanup is not None:
+            await case.cleanup(api, tenants.a, call)
 
 
 def _refused_or_silent(answer: dict[str, Any], call: Call) -> None:
