@@ -163,7 +163,7 @@ describe('fleet', () => {
     // nothing for WebGL to draw: the map's WebGL canvas is hidden, the grid and the vehicles are 2D canvases
     assert.equal(await map.getAttribute('data-render'), 'plain');
     assert.equal(await map.locator('canvas.maplibregl-canvas').isVisible(), false);
-    assert.equal(await map.locator('canvas.map-plain').isVisible(), true);
+    assert.equal(await map.locator('.map-plain').isVisible(), true);
     assert.equal(await map.locator('canvas.map-vehicles').isVisible(), true);
     const seen = await drawn();
     assert.equal(seen.markers.reduce((n, m) => n + m.count, 0), SIMULATED, JSON.stringify(seen));

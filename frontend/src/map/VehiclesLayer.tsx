@@ -68,11 +68,13 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
   // The fleet's extent when the first positions arrive; fitted again when the map changes size (a window resized,
   // a phone turned) as long as the view is where that fit left it: once moved (by the user, or by another layer
   // flying to a vehicle) it is left alone. A resize keeps the centre and zoom, so a changed view is a moved one.
-  const fit = useRef<{ bounds: [LonLat, LonLat] | null; follow: boolean; view: { lng: number; lat: number; zoom: number } | null }>({
-    bounds: null,
-    follow: fitOnArrival,
-    view: null,
-  });
+  const fit = useRef<{
+    bounds: [LonLat, LonLat] | null;
+    follow: boolean;
+    view: { lng: number; lat: number; zoom: number } | null;
+    timer?: ReturnType<typeof setTimeout>;
+  }>({ bounds: null, follow: fitOnArrival, view: null });
+  useEffect(() => () => clearTimeout(fit.current.timer), []);
   useEffect(() => {
     const state = fit.current;
     const apply = () => {
@@ -91,9 +93,10 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
       if (moved) state.follow = false;
       else apply();
     };
+    // the first fit in a task of its own, after the one that brought the fleet (each costs a frame of the map)
     if (!state.bounds && state.follow && vehicles.length > 0) {
       state.bounds = boundsOf(vehicles.map((v) => toMapCrs(v.position, basemap.crs)));
-      apply();
+      state.timer = setTimeout(apply, 0);
     }
     map.on('resize', resized);
     return () => {

@@ -16,69 +16,62 @@ export function gridLines(start: number, length: number, cell: number): number[]
 }
 
 /**
- * The map's background drawn on a 2D canvas when the map has nothing WebGL must draw (no basemap tiles loaded, no
- * site plan, no shapes): a light grid that moves with the map. The WebGL canvas is then hidden (MapView), so that
- * moving the map or updating the vehicles never waits for a WebGL frame, which a machine without a GPU draws in
- * software and reads back (tens of milliseconds each). The map keeps its camera, controls and gestures.
+ * The map's background when the map has nothing WebGL must draw (no basemap tiles loaded, no site plan, no shapes): a
+ * light grid that moves with the map, as a CSS background of an element under the vehicles (the browser paints it
+ * off the main thread; a move only shifts its position). The WebGL canvas is then hidden (MapView), so that moving
+ * the map or updating the vehicles never waits for a WebGL frame, which a machine without a GPU draws in software
+ * and reads back (tens of milliseconds each). The map keeps its camera, controls and gestures: the element takes the
+ * pointer in the hidden canvas's place and lets events bubble to the map's canvas container.
  */
 export class PlainGrid {
-  readonly canvas: HTMLCanvasElement;
+  readonly element: HTMLDivElement;
   private on = false;
 
   constructor(private readonly map: MapLibreMap) {
-    const canvas = document.createElement('canvas');
-    canvas.className = 'map-plain';
-    canvas.setAttribute('aria-hidden', 'true');
+    const element = document.createElement('div');
+    element.className = 'map-plain';
+    element.setAttribute('aria-hidden', 'true');
+    const { color, line, cell } = FALLBACK_BACKGROUND;
+    Object.assign(element.style, {
+      backgroundColor: color,
+      backgroundImage: `linear-gradient(to right, ${line} 1px, transparent 1px), linear-gradient(to bottom, ${line} 1px, transparent 1px)`,
+      backgroundSize: `${cell}px ${cell}px`,
+      display: 'none',
+    });
     // under everything else the map's canvas container holds (the vehicles' canvas comes later)
-    map.getCanvasContainer().appendChild(canvas);
-    this.canvas = canvas;
-    map.on('move', this.draw);
-    map.on('resize', this.resize);
-    this.resize();
+    map.getCanvasContainer().appendChild(element);
+    this.element = element;
+    map.on('move', this.place);
   }
 
-  /** Shown (and drawn) or hidden. */
+  /** Shown (and placed) or hidden. */
   show(on: boolean): void {
     this.on = on;
-    this.canvas.style.display = on ? '' : 'none';
-    this.draw();
+    this.element.style.display = on ? '' : 'none';
+    this.place();
   }
 
   destroy(): void {
-    this.map.off('move', this.draw);
-    this.map.off('resize', this.resize);
-    this.canvas.remove();
+    this.map.off('move', this.place);
+    this.element.remove();
   }
 
-  private readonly resize = (): void => {
-    const { clientWidth: width, clientHeight: height } = this.map.getContainer();
-    const ratio = window.devicePixelRatio || 1;
-    this.canvas.width = Math.max(1, Math.round(width * ratio));
-    this.canvas.height = Math.max(1, Math.round(height * ratio));
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
-    this.draw();
-  };
-
-  private readonly draw = (): void => {
+  /** The grid's lines stay where they are in the world (Web Mercator pixels, as the map's tiles). */
+  private readonly place = (): void => {
     if (!this.on) return;
-    const ctx = this.canvas.getContext('2d');
-    if (!ctx) return;
     const { map } = this;
-    const { clientWidth: width, clientHeight: height } = map.getContainer();
-    const ratio = this.canvas.width / Math.max(1, width);
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.fillStyle = FALLBACK_BACKGROUND.color;
-    ctx.fillRect(0, 0, width, height);
-    // the world pixel at the top-left corner (Web Mercator, as the map's tiles)
     const size = WORLD * 2 ** map.getZoom();
     const { lng, lat } = map.getCenter();
     const sin = Math.sin((lat * Math.PI) / 180);
-    const cx = ((lng + 180) / 360) * size;
-    const cy = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size;
-    const cell = FALLBACK_BACKGROUND.cell;
-    ctx.fillStyle = FALLBACK_BACKGROUND.line;
-    for (const x of gridLines(cx - width / 2, width, cell)) ctx.fillRect(Math.round(x), 0, 1, height);
-    for (const y of gridLines(cy - height / 2, height, cell)) ctx.fillRect(0, Math.round(y), width, 1);
+    const x = ((lng + 180) / 360) * size;
+    const y = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size;
+    const { cell } = FALLBACK_BACKGROUND;
+    // the element is the size of the map (its centre is the map's centre), as its canvas is (read without a layout)
+    const canvas = map.getCanvas();
+    const width = canvas.width / map.getPixelRatio();
+    const height = canvas.height / map.getPixelRatio();
+    const [first] = gridLines(x - width / 2, width, cell);
+    const [top] = gridLines(y - height / 2, height, cell);
+    this.element.style.backgroundPosition = `${first ?? 0}px ${top ?? 0}px`;
   };
 }
