@@ -171,7 +171,7 @@ describe('map settings', () => {
     await signInAsAdmin(backend.base);
     await openMenu('运营设置', '地图设置');
     await page.waitForURL(/\/operation\/map$/);
-    await page.locator('.map-setting canvas.maplibregl-canvas').waitFor();
+    await page.locator('.map-setting canvas.maplibregl-canvas').waitFor({ state: 'attached' });
     assert.deepEqual(await tabLabels(), ['首页', '地图设置']);
     assert.equal(await page.getByLabel('瓦片地址模板').inputValue(), '');
     await page.getByTestId('plan-info').getByText('尚未上传平面图').waitFor();
@@ -237,7 +237,7 @@ describe('map settings', () => {
 
   it('keeps it after a reload, and is photographed at 1280 and 390', async () => {
     await page.reload();
-    await page.locator('.map-setting canvas.maplibregl-canvas').waitFor();
+    await page.locator('.map-setting canvas.maplibregl-canvas').waitFor({ state: 'attached' });
     const panel = page.locator('.fence-editor-panel');
     assert.equal(await panel.getByLabel('瓦片地址模板').inputValue(), GOOD);
     assert.equal(await panel.getByLabel('东北角经度').inputValue(), CORNERS.east.toFixed(6));
@@ -262,7 +262,9 @@ describe('map settings', () => {
     assert.equal(plan.loaded, true);
     assert.equal(plan.opacity, 0.8);
     assert.deepEqual(plan.layers.slice(0, 3), ['background', 'basemap', 'siteplan'], 'right over the basemap, under the rest');
-    assert.ok(plan.layers.length > 3, `the monitor's layers are over the plan: ${plan.layers.join(', ')}`);
+    // the plan is drawn by WebGL, the vehicles on their 2D canvas over the map
+    await page.locator('.monitor-map .map-view[data-render="webgl"]').waitFor();
+    assert.ok(await page.locator('.monitor-map canvas.map-vehicles').isVisible(), 'the vehicles over the plan');
     const tiles = await page.evaluate(() => {
       const m = document.querySelector('.monitor-map [data-testid="map"]').maplibreMap;
       return m.getSource('basemap').tiles;

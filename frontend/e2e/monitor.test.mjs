@@ -118,7 +118,7 @@ describe('fleet', () => {
     await page.getByPlaceholder('车辆简称 / 设备号').fill('FL-002');
     await page.waitForFunction(() => document.querySelectorAll('.monitor-list .ant-table-row').length === 1);
     await page.getByPlaceholder('车辆简称 / 设备号').fill('');
-    await page.locator('.monitor-map canvas.maplibregl-canvas').waitFor();
+    await page.locator('.monitor-map canvas.map-vehicles').waitFor();
     await page.waitForTimeout(1500); // two live updates: the ages in the list tick
     await page.screenshot({ path: shot('monitor') });
   });
@@ -140,21 +140,14 @@ describe('fleet', () => {
     assert.equal(positions.length, SIMULATED);
     const drawn = () =>
       page.evaluate(() => {
-        const m = document.querySelector('.monitor-map [data-testid="map"]').maplibreMap;
-        const layers = m.getStyle().layers.map((l) => l.id).filter((id) => /^vehicles-.*-(cluster|dot)$/.test(id));
-        const seen = new Map();
-        for (const f of m.queryRenderedFeatures({ layers })) {
-          const key = f.properties.cluster_id !== undefined ? `c${f.properties.cluster_id}` : `v${f.properties.id}`;
-          const at = m.project(f.geometry.coordinates);
-          seen.set(key, { count: f.properties.point_count ?? 1, x: at.x, y: at.y });
-        }
-        const canvas = m.getCanvas();
+        const element = document.querySelector('.monitor-map [data-testid="map"]');
+        const m = element.maplibreMap;
         const c = m.getCenter();
         const b = m.getBounds();
         return {
-          markers: [...seen.values()],
-          width: canvas.clientWidth,
-          height: canvas.clientHeight,
+          markers: element.vehicleMarkers(),
+          width: element.clientWidth,
+          height: element.clientHeight,
           center: [c.lng, c.lat],
           view: [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
           zoom: m.getZoom(),
@@ -162,16 +155,16 @@ describe('fleet', () => {
       });
     await page.waitForFunction(
       (n) => {
-        const m = document.querySelector('.monitor-map [data-testid="map"]')?.maplibreMap;
-        if (!m) return false;
-        const layers = m.getStyle().layers.map((l) => l.id).filter((id) => /^vehicles-.*-(cluster|dot)$/.test(id));
-        const counted = new Map();
-        for (const f of m.queryRenderedFeatures({ layers }))
-          counted.set(f.properties.cluster_id ?? `v${f.properties.id}`, f.properties.point_count ?? 1);
-        return [...counted.values()].reduce((a, b) => a + b, 0) === n;
+        const markers = document.querySelector('.monitor-map [data-testid="map"]')?.vehicleMarkers?.() ?? [];
+        return markers.reduce((a, m) => a + m.count, 0) === n;
       },
       SIMULATED,
     );
+    // nothing for WebGL to draw: the map's WebGL canvas is hidden, the grid and the vehicles are 2D canvases
+    assert.equal(await map.getAttribute('data-render'), 'plain');
+    assert.equal(await map.locator('canvas.maplibregl-canvas').isVisible(), false);
+    assert.equal(await map.locator('.map-plain').isVisible(), true);
+    assert.equal(await map.locator('canvas.map-vehicles').isVisible(), true);
     const seen = await drawn();
     assert.equal(seen.markers.reduce((n, m) => n + m.count, 0), SIMULATED, JSON.stringify(seen));
     // the view was fitted to the fleet: its centre within the vehicles' bounds, every vehicle in view and no marker
@@ -209,6 +202,26 @@ describe('fleet', () => {
     if (!(await page.locator('.app-sider').getByText('车辆管理', { exact: true }).isVisible()))
       await page.getByRole('button', { name: '展开/收起菜单' }).click();
     await page.locator('.app-sider').getByText('车辆管理', { exact: true }).waitFor();
+
+    // the overlay's own hit test: a click on a cluster zooms into it, a click on a vehicle opens its card
+    const box = await page.locator('.monitor-map [data-testid="map"]').boundingBox();
+    let clickedVehicle = false;
+    const tried = [];
+    for (let i = 0; i < 8 && !clickedVehicle; i += 1) {
+      const { markers, width, height, zoom } = await drawn();
+      tried.push({ zoom, markers: markers.map((m) => `${m.kind}:${m.count}@${Math.round(m.x)},${Math.round(m.y)}`) });
+      const single = markers.find((m) => m.kind === 'vehicle' && m.x > 30 && m.x < width - 30 && m.y > 30 && m.y < height - 30);
+      const target = single ?? markers.find((m) => m.kind === 'cluster');
+      assert.ok(target, `a marker to click: ${JSON.stringify(markers)}`);
+      await page.mouse.click(box.x + target.x, box.y + target.y);
+      if (single) clickedVehicle = true;
+      else await page.waitForTimeout(900); // the zoom into the cluster
+    }
+    assert.ok(clickedVehicle, `clusters fell apart into vehicles: ${JSON.stringify(tried)}`);
+    const card = page.getByTestId('vehicle-card');
+    await card.getByText('设备号').waitFor();
+    await card.getByRole('button', { name: '关闭' }).click();
+    await card.waitFor({ state: 'detached' });
   });
 
   it('opens a vehicle, draws its track of today and asks its terminal for its parameters', async () => {
@@ -218,6 +231,8 @@ describe('fleet', () => {
     await card.getByText('设备号').waitFor();
     await card.getByRole('button', { name: /今日轨迹/ }).click();
     await card.getByText(/今日 \d+ 个轨迹点/).waitFor();
+    // the track is a WebGL line: the map draws with WebGL while it shows
+    await page.locator('.monitor-map .map-view[data-render="webgl"]').waitFor();
     const points = Number((await card.getByText(/今日 \d+ 个轨迹点/).innerText()).replace(/\D+/g, ''));
     assert.ok(points >= 1, `the track has positions: ${points}`);
     await page.screenshot({ path: shot('monitor-track') });
@@ -235,6 +250,8 @@ describe('fleet', () => {
 
     await card.getByRole('button', { name: '关闭' }).click();
     await card.waitFor({ state: 'detached' });
+    // its track gone, the map has nothing for WebGL to draw again
+    await page.locator('.monitor-map .map-view[data-render="plain"]').waitFor();
   });
 
   it('lists that parameter query on 指令记录, shows its answer and cancels a queued command', async () => {

@@ -110,7 +110,7 @@ describe('speed', () => {
     scripts.clear();
     await openMenu('车辆管理', '实时监控');
     await page.waitForURL(/\/fleet\/monitor$/);
-    await page.locator('.monitor-map canvas.maplibregl-canvas').waitFor();
+    await page.locator('.monitor-map canvas.map-vehicles').waitFor();
     await idle(page.context());
     scripts.stop();
     report('实时监控, beyond 首页', scripts);

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { i18nReady } from './i18n';
+// antd's components styled by its prebuilt stylesheet (zero-runtime: App.tsx), not generated while rendering
+import 'antd/dist/antd.css';
 import './styles.css';
 import App from './App';
 import { installGlobalErrorHandlers } from './store/errorLog';

@@ -22,6 +22,7 @@ import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
 import { queryClient } from './queryClient';
 import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
+import { useStages } from './useStages';
 import { themeByName } from './themes';
 import { SUB_PAGES, staticPageLabel } from './staticPages';
 
@@ -116,6 +117,9 @@ function Shell() {
 
   const loadingMenus = allRoutes.isLoading;
   const menuError = allRoutes.isError;
+  // once the menus are known: the page first, then the side menu, then the tab bar (each measures itself as it
+  // mounts), each in a task of its own
+  const stage = useStages(3, !loadingMenus);
 
   return (
     <AntLayout className={`app-shell size-${size}`} hasSider>
@@ -137,7 +141,11 @@ function Shell() {
           )}
         </div>
         <div className="sider-menu-wrap">
-          {routes.isLoading ? <Spin style={{ margin: 24 }} /> : <SideMenu menus={menus} dark={theme.siderDark} collapsed={collapse} />}
+          {routes.isLoading || stage < 2 ? (
+            <Spin style={{ margin: 24 }} />
+          ) : (
+            <SideMenu menus={menus} dark={theme.siderDark} collapsed={collapse} />
+          )}
         </div>
         <ServerClock collapsed={collapse} />
       </AntLayout.Sider>
@@ -151,11 +159,11 @@ function Shell() {
             dark={theme.headerDark}
           />
         </AntLayout.Header>
-        <TabBar onSearch={() => setSearchOpen(true)} />
+        {stage >= 3 ? <TabBar onSearch={() => setSearchOpen(true)} /> : <div className="app-tabs-placeholder" />}
         <AntLayout.Content className="app-content">
           {menuError ? (
             <Result status="warning" title={t('shell.menuLoadFailed')} />
-          ) : loadingMenus ? (
+          ) : loadingMenus || stage < 1 ? (
             <div className="page-loading">
               <Spin size="large" />
             </div>

@@ -19,6 +19,7 @@ import {
 } from './basemap';
 import { tileHost, watchBasemap, type BasemapStatus } from './basemapHealth';
 import { MapContext, planImageBytes, useTenantMap, type MapContextValue } from './context';
+import { PlainGrid } from './plainGrid';
 import type { LonLat } from './geo';
 
 // Vite serves the worker as its own file; without it GeoJSON layers never draw.
@@ -105,6 +106,10 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
   const view = useRef({ center: center ?? website.map.center, zoom: zoom ?? website.map.zoom });
   const [status, setStatus] = useState<BasemapStatus>({ state: 'loading' });
   const retry = useRef<() => void>(() => undefined);
+  // the layers that MapLibre must draw (see MapContextValue.needsWebGL), and the 2D background drawn without them
+  const [webglLayers, setWebglLayers] = useState(0);
+  const [grid, setGrid] = useState<PlainGrid | null>(null);
+  const plain = status.state !== 'ok' && !plan && webglLayers === 0;
 
   useEffect(() => {
     const element = container.current;
@@ -130,8 +135,14 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
     // Tiles that cannot load are the watcher's business; a listener keeps them (and a site plan image that cannot
     // load) off the console.
     map.on('error', () => undefined);
-    map.once('load', () => setValue({ map, basemap: first }));
+    const needsWebGL = () => {
+      setWebglLayers((n) => n + 1);
+      return () => setWebglLayers((n) => n - 1);
+    };
+    map.once('load', () => setValue({ map, basemap: first, needsWebGL }));
     element.maplibreMap = map;
+    const background = new PlainGrid(map);
+    setGrid(background);
 
     let stopWatching: () => void = () => undefined;
     const watch = () => {
@@ -158,10 +169,14 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
       const c = map.getCenter();
       view.current = { center: [c.lng, c.lat], zoom: map.getZoom() };
       setValue(null);
+      setGrid(null);
+      background.destroy();
       delete element.maplibreMap;
       map.remove();
     };
   }, [supported, ready, basemapKey, fadeDuration]);
+
+  useEffect(() => grid?.show(plain), [grid, plain]);
 
   useEffect(() => {
     if (!value) return;
@@ -169,7 +184,7 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
   }, [value, planKey]);
 
   return (
-    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state} data-siteplan={plan ? 'on' : 'off'}>
+    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state} data-siteplan={plan ? 'on' : 'off'} data-render={plain ? 'plain' : 'webgl'}>
       <div ref={container} className="map-view-canvas" data-testid="map" />
       {!supported && (
         <div className="map-view-overlay">

@@ -27,7 +27,8 @@ export interface ShapeLayerProps {
 
 /** One drawable, editable shape on the enclosing MapView (renders nothing itself). */
 export function ShapeLayer({ shape, onChange, onState, ref }: ShapeLayerProps) {
-  const { map, basemap } = useMapContext();
+  const { map, basemap, needsWebGL } = useMapContext();
+  useEffect(needsWebGL, [needsWebGL]);
   const draw = useRef<ShapeDraw | null>(null);
   /** The last shape this layer reported: when it comes back as `shape`, the map shows it already. */
   const reported = useRef<Shape | null | undefined>(undefined);

@@ -5,13 +5,26 @@ import type { SitePlan } from '../config/website';
 import { queryClient } from '../app/queryClient';
 import { getMapSetting, MAP_SETTING_KEY, planImage, planImageKey, type MapSetting } from '../pages/map/api';
 import { tenantBasemap, tenantSitePlan, type Basemap } from './basemap';
+import type { DrawnMarker } from './vehicleOverlay';
 
 export interface MapContextValue {
   map: MapLibreMap;
   basemap: Basemap;
+  /**
+   * A layer that MapLibre must draw (a shape, a track) says so for as long as it is on the map (call the returned
+   * function when it goes): without one, and without basemap tiles or a site plan, the map's WebGL canvas is hidden
+   * and its background drawn in 2D (`PlainGrid`).
+   */
+  needsWebGL: () => () => void;
 }
 
 export const MapContext = createContext<MapContextValue | null>(null);
+
+/** What a map's element offers the browser tests and the console besides its MapLibre map. */
+export interface MapElementHooks {
+  /** The vehicles and clusters the vehicle overlay drew last, where it drew them. */
+  vehicleMarkers?: () => DrawnMarker[];
+}
 
 /** The map of the enclosing MapView (its layers render only once the map has loaded). */
 export function useMapContext(): MapContextValue {

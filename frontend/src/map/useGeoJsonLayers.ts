@@ -23,7 +23,8 @@ export function useGeoJsonLayers(
   styleKey = '',
   options?: SourceOptions,
 ): string[] {
-  const { map } = useMapContext();
+  const { map, needsWebGL } = useMapContext();
+  useEffect(needsWebGL, [needsWebGL]);
   const source = `${prefix}-${useId().replace(/:/g, '')}`;
   const spec = useRef({ layers, options });
   useEffect(() => {
