@@ -24,7 +24,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from liftdesk.core.bus import Bus
+from liftdesk.core.bus import BUS_RECONNECTED, Bus
 from liftdesk.core.db import Database
 from liftdesk.core.deps import AUTH_REVOKED, principal_of
 from liftdesk.core.envelope import Forbidden, NotAuthenticated
@@ -74,6 +74,7 @@ class LiveHub:
                 self.bus.subscribe(ONLINE_TOPIC, self._on_online),
                 self.bus.subscribe(EVENT_TOPIC, self._on_event),
                 self.bus.subscribe(AUTH_REVOKED, self._on_revoked),
+                self.bus.subscribe(BUS_RECONNECTED, self._on_reconnected),
             ]
             self._task = asyncio.create_task(self._flush_loop(), name="live-hub")
 
@@ -96,6 +97,18 @@ class LiveHub:
                 self.clients.discard(client)
                 with contextlib.suppress(Exception):
                     await client.ws.close(code=4401)
+
+    async def _on_reconnected(self, _: dict[str, Any]) -> None:
+        """The bus between processes was down (Redis): updates of other processes were missed. Every browser gets
+        the fleet as it is now, as when it connected (a ``snapshot`` replaces what the page holds)."""
+        for client in list(self.clients):
+            client.pending.clear()
+            client.online.clear()
+            try:
+                data = await self.snapshot(client)
+                await client.ws.send_text(json.dumps({"type": "snapshot", "data": data}, default=str))
+            except Exception:  # the socket went away, or the database with it: the browser connects again
+                self.clients.discard(client)
 
     async def _on_update(self, msg: dict[str, Any]) -> None:
         for client in list(self.clients):

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from liftdesk.core.bus import Bus
+from liftdesk.core.bus import BUS_RECONNECTED, Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.system.models import LogUsual, Param
@@ -97,6 +97,8 @@ class CommandService(CommandReplies):
         if recover:
             await self._recover()
             self._spawn(self._sweeper())
+            # Back from a Redis outage: announcements of commands created meanwhile were lost; send them now.
+            self._unsubscribe.append(self.bus.subscribe(BUS_RECONNECTED, self._on_reconnected))
 
     async def stop(self) -> None:
         for unsubscribe in self._unsubscribe:
@@ -157,6 +159,12 @@ class CommandService(CommandReplies):
             except Exception:  # keep sweeping after a database hiccup
                 log.exception("sweeping pending commands failed")
             await asyncio.sleep(self.sweep_interval_s)
+
+    async def _on_reconnected(self, _: dict[str, Any]) -> None:
+        try:
+            await self.dispatch_attached()
+        except Exception:
+            log.exception("sending the pending commands after the bus came back failed")
 
     async def dispatch_attached(self) -> int:
         """Send the pending commands of every attached terminal; returns how many were sent."""
