@@ -162,7 +162,7 @@ class RedisBus(LocalBus):
                     first = False
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(delay)
             delay = min(delay * 2, RETRY_MAX_S)
 

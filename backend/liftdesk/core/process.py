@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import logging
+import resource
 
 #: Collections of the youngest generation every 50,000 allocations instead of 700, the older ones as usual.
 GC_THRESHOLDS = (50_000, 20, 10)
@@ -19,3 +21,16 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def raise_open_files() -> int:
+    """Raise this process's limit of open files to the hard limit (one socket per terminal: 10,000 terminals need
+    more than the usual soft limit of 1,024); returns the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError) as exc:
+            logging.getLogger("liftdesk").warning("open files: could not raise the limit to %d (%s)", hard, exc)
+    return soft
