@@ -5,13 +5,14 @@ The SQLite tests use a file of their own (real SQLite through aiosqlite, as the 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event, text
 
-from liftdesk.core.db import Database, _writer
+from liftdesk.core.db import Database, _writer, conflicted, retrying
 from liftdesk.core.grouped import Grouped
 
 
@@ -105,3 +106,54 @@ async def test_a_transaction_that_fails_or_is_dropped_gives_the_write_turn_back(
     async with sqlite.sessionmaker() as s:
         assert (await s.execute(text("SELECT n FROM t ORDER BY n"))).scalars().all() == [3]
     await sqlite.dispose()
+
+
+async def test_a_transaction_that_loses_a_deadlock_is_done_again(db: Database) -> None:
+    """PostgreSQL: two transactions take two rows in opposite orders; the server aborts one (deadlock detected).
+    ``conflicted`` recognises that answer, and ``retrying`` does the loser again: both end committed."""
+    if not db.url.startswith("postgresql"):
+        pytest.skip("deadlocks between transactions are PostgreSQL's (SQLite lets one writer in at a time)")
+    table = f"probe_{uuid.uuid4().hex[:8]}"
+    async with db.sessionmaker() as s:
+        await s.execute(text(f"CREATE TABLE {table} (n INTEGER PRIMARY KEY, v INTEGER)"))
+        await s.execute(text(f"INSERT INTO {table} VALUES (1, 0), (2, 0)"))
+        await s.commit()
+    try:
+
+        async def cross(first: int, second: int, holding: asyncio.Event, other: asyncio.Event) -> None:
+            async with db.sessionmaker() as s:
+                await s.execute(text(f"UPDATE {table} SET v = v + 1 WHERE n = :n"), {"n": first})
+                holding.set()
+                await other.wait()  # both hold one row: each now asks for the other's
+                await s.execute(text(f"UPDATE {table} SET v = v + 1 WHERE n = :n"), {"n": second})
+                await s.commit()
+
+        a, b = asyncio.Event(), asyncio.Event()
+        outcome = await asyncio.wait_for(
+            asyncio.gather(cross(1, 2, a, b), cross(2, 1, b, a), return_exceptions=True), 30
+        )
+        lost = [o for o in outcome if isinstance(o, BaseException)]
+        assert len(lost) == 1 and conflicted(lost[0]), outcome
+
+        a, b = asyncio.Event(), asyncio.Event()
+        attempts = 0
+
+        async def counted(first: int, second: int, holding: asyncio.Event, other: asyncio.Event) -> None:
+            nonlocal attempts
+            attempts += 1
+            await cross(first, second, holding, other)
+
+        await asyncio.wait_for(
+            asyncio.gather(
+                retrying(lambda: counted(1, 2, a, b)),
+                retrying(lambda: counted(2, 1, b, a)),
+            ),
+            30,
+        )
+        assert attempts == 3, "the loser did it once more"
+        async with db.sessionmaker() as s:  # one round of the first try, two of the second
+            assert (await s.execute(text(f"SELECT v FROM {table} ORDER BY n"))).scalars().all() == [3, 3]
+    finally:
+        async with db.sessionmaker() as s:
+            await s.execute(text(f"DROP TABLE {table}"))
+            await s.commit()

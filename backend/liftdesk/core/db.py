@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, String, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -20,6 +20,8 @@ from sqlalchemy.util import await_only
 from liftdesk.core.config import Settings, get_settings
 from liftdesk.core.ids import next_id
 
+T = TypeVar("T")
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -27,6 +29,36 @@ NAMING = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+
+#: PostgreSQL's answers to transactions that met each other: deadlock detected, serialization failure. The
+#: transaction was rolled back whole; doing it again is the cure.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+
+
+def conflicted(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it wraps) says the transaction lost a deadlock or a serialization conflict."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            return False
+        if getattr(seen, "sqlstate", None) in RETRYABLE_SQLSTATES:
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False
+
+
+async def retrying(work: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
+    """``await work()``, again (up to ``attempts`` in all) when its transaction lost a deadlock (:func:`conflicted`).
+    ``work`` must run a whole transaction of its own."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await work()
+        except Exception as exc:
+            if attempt == attempts or not conflicted(exc):
+                raise
+            await asyncio.sleep(0.01 * attempt)  # let the winner finish
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def utcnow() -> datetime:

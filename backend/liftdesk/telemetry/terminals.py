@@ -20,25 +20,25 @@ import json
 import logging
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, or_, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.bus import Bus
-from liftdesk.core.db import Database, utcnow
+from liftdesk.core.db import Database, retrying, utcnow
 from liftdesk.core.grouped import Grouped
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Vehicle
-from liftdesk.system.models import Dept
 from liftdesk.telemetry.models import Command, Event, Terminal, VehicleState
 from liftdesk.telemetry.store import PartitionKeeper, month_start
+from liftdesk.telemetry.terminal_rows import Rows, each_device_once, lock_states, once_more_alone, root_organisation
 from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC, event_message, online_message
 
 log = logging.getLogger("liftdesk.terminals")
@@ -117,76 +117,11 @@ def clean(value: str | None, limit: int) -> str | None:
 async def _vehicle_of(s: AsyncSession, device: str, term: Terminal | None) -> Vehicle | None:
     """The vehicle a terminal's data goes to, as the pipeline finds it: the one its row is bound to, else the one
     that names its device number (never a deleted one)."""
-    return (await _Rows.read(s, [device])).car(device, term)
+    return (await Rows.read(s, [device])).car(device, term)
 
 
 async def _terminal(s: AsyncSession, device: str) -> Terminal | None:
     return (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
-
-
-@dataclass
-class _Rows:
-    """The terminal rows of some device numbers and the vehicles their data goes to, read with two queries."""
-
-    terms: dict[str, Terminal]
-    by_id: dict[int, Vehicle]
-    by_device: dict[str, Vehicle]
-
-    @classmethod
-    async def read(cls, s: AsyncSession, devices: Sequence[str]) -> _Rows:
-        terms = {
-            t.device_number: t
-            for t in (await s.execute(select(Terminal).where(Terminal.device_number.in_(devices)))).scalars()
-        }
-        bound = [t.vehicle_id for t in terms.values() if t.vehicle_id is not None]
-        which = Vehicle.device_number.in_(devices)
-        cars = (
-            await s.execute(select(Vehicle).where(Vehicle.is_deleted == 0, or_(Vehicle.id.in_(bound), which)))
-        ).scalars()
-        rows = cls(terms, {}, {})
-        for car in cars:
-            rows.by_id[car.id] = car
-            if car.device_number:
-                rows.by_device.setdefault(car.device_number, car)
-        return rows
-
-    def car(self, device: str, term: Terminal | None) -> Vehicle | None:
-        if term is not None and term.vehicle_id is not None and term.vehicle_id in self.by_id:
-            return self.by_id[term.vehicle_id]
-        return self.by_device.get(device)
-
-
-K = TypeVar("K", bound=Hashable)
-I = TypeVar("I")  # noqa: E741 - an item
-R = TypeVar("R")
-
-
-async def _each_device_once(
-    items: list[I], key: Callable[[I], K], handle: Callable[[list[I]], Awaitable[list[R]]]
-) -> list[R]:
-    """``handle`` over ``items`` in rounds where each device appears at most once (a terminal that registers twice
-    in one round: its second registration is handled after the first is committed), results in order."""
-    seen: set[K] = set()
-    first: list[int] = []
-    later: list[int] = []
-    for n, item in enumerate(items):
-        (later if key(item) in seen else first).append(n)
-        seen.add(key(item))
-    results: dict[int, R] = dict(zip(first, await handle([items[n] for n in first]), strict=True))
-    if later:
-        results.update(zip(later, await _each_device_once([items[n] for n in later], key, handle), strict=True))
-    return [results[n] for n in range(len(items))]
-
-
-async def _once_more_alone(items: list[I], handle: Callable[[list[I]], Awaitable[list[R]]]) -> list[R]:
-    """A round alone that met a row created meanwhile by another connection (a unique constraint) is tried once
-    more; a round of several fails, and :class:`Grouped` handles each of its items alone."""
-    try:
-        return await handle(items)
-    except IntegrityError:
-        if len(items) > 1:
-            raise
-    return await handle(items)
 
 
 @dataclass(frozen=True)
@@ -304,9 +239,7 @@ class TerminalService:
         return await self._register((device, info))
 
     async def _register_round(self, items: list[tuple[str, RegistrationInfo]]) -> list[tuple[int, str]]:
-        return await _each_device_once(
-            items, lambda i: i[0], lambda round_: _once_more_alone(round_, self._register_tx)
-        )
+        return await each_device_once(items, lambda i: i[0], lambda round_: once_more_alone(round_, self._register_tx))
 
     async def _register_tx(self, items: list[tuple[str, RegistrationInfo]]) -> list[tuple[int, str]]:
         now = utcnow()
@@ -314,7 +247,7 @@ class TerminalService:
         hijacks: list[dict[str, Any]] = []
         roots: dict[str, int | None] = {}
         async with self.db.sessionmaker() as s:
-            rows = await _Rows.read(s, [device for device, _ in items])
+            rows = await Rows.read(s, [device for device, _ in items])
             for device, info in items:
                 term = rows.terms.get(device)
                 car = rows.car(device, term)
@@ -327,7 +260,7 @@ class TerminalService:
                         continue
                     tenant = sorted(self.auto_register_tenants)[0]
                     if tenant not in roots:
-                        roots[tenant] = await _root_organisation(s, tenant)
+                        roots[tenant] = await root_organisation(s, tenant)
                     car = rows.by_device[device] = _new_vehicle(s, tenant, roots[tenant], device, info)
                 if term is not None and _claimed_by_another(term, info):
                     event = _hijack_event(term, car, info, now)
@@ -385,14 +318,14 @@ class TerminalService:
         return await self._authenticate(_Auth(device, auth_code, imei, software_version))
 
     async def _authenticate_round(self, items: list[_Auth]) -> list[Known | None]:
-        return await _each_device_once(
-            items, lambda i: i.device, lambda round_: _once_more_alone(round_, self._authenticate_tx)
+        return await each_device_once(
+            items, lambda i: i.device, lambda round_: once_more_alone(round_, self._authenticate_tx)
         )
 
     async def _authenticate_tx(self, items: list[_Auth]) -> list[Known | None]:
         results: list[Known | None] = []
         async with self.db.sessionmaker() as s:
-            rows = await _Rows.read(s, [item.device for item in items])
+            rows = await Rows.read(s, [item.device for item in items])
             for item in items:
                 device, auth_code = item.device, item.code
                 term = rows.terms.get(device)
@@ -446,7 +379,9 @@ class TerminalService:
         await self._online(_Online(device, online, when or utcnow(), tuple(sorted(values.items()))))
 
     async def _online_round(self, items: list[_Online]) -> list[None]:
-        return await _each_device_once(items, lambda i: i.device, self._online_tx)
+        return await each_device_once(
+            items, lambda i: i.device, lambda round_: retrying(lambda: self._online_tx(round_))
+        )
 
     async def _online_tx(self, items: list[_Online]) -> list[None]:
         """One transaction for the round: the terminal rows (one statement per shape of values, executed for each
@@ -460,6 +395,7 @@ class TerminalService:
             shapes.setdefault(keys, []).append(row)
         when = {item.device: item for item in items}
         async with self.db.sessionmaker() as s:
+            await lock_states(s, list(when))
             for keys, rows in shapes.items():
                 stmt = update(terminals).where(terminals.c.device_number == bindparam("dev"))
                 cols = ("online", "last_seen", *keys)
@@ -502,7 +438,7 @@ class TerminalService:
         """The live state rows of the vehicles these terminals' data goes to, online and seen: created when missing,
         else taken over by the terminal (inserted or updated in one statement: the pipeline may be writing the
         same rows)."""
-        rows = await _Rows.read(s, devices)
+        rows = await Rows.read(s, devices)
         values: dict[int, dict[str, Any]] = {}
         for device in devices:
             car = rows.car(device, rows.terms.get(device))
@@ -518,7 +454,7 @@ class TerminalService:
         if not values:
             return
         insert = pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
-        stmt = insert(VehicleState).values(list(values.values()))
+        stmt = insert(VehicleState).values([values[vid] for vid in sorted(values)])
         await s.execute(
             stmt.on_conflict_do_update(
                 index_elements=["vehicle_id"],
@@ -540,10 +476,14 @@ class TerminalService:
         vehicle offline, and must not look seen after that."""
         if not heard:
             return
-        rows = [{"dev": device, "seen": when} for device, when in heard.items()]
+        rows = [{"dev": device, "seen": when} for device, when in sorted(heard.items())]
         # Core tables, not the entities: an ORM update with a list of rows would be a bulk update by primary key.
         terminals, states = cast(Table, Terminal.__table__), cast(Table, VehicleState.__table__)
+        await retrying(lambda: self._touch(rows, terminals, states))
+
+    async def _touch(self, rows: list[dict[str, Any]], terminals: Table, states: Table) -> None:
         async with self.db.sessionmaker() as s:
+            await lock_states(s, [r["dev"] for r in rows])
             await s.execute(
                 update(terminals)
                 .where(terminals.c.device_number == bindparam("dev"))
@@ -593,21 +533,6 @@ class TerminalService:
                 .distinct()
             )
             return set(devices) - set(recent.scalars())
-
-
-async def _root_organisation(s: AsyncSession, tenant_id: str) -> int | None:
-    return (
-        (
-            await s.execute(
-                select(Dept.id)
-                .where(Dept.tenant_id == tenant_id, Dept.parent_id == 0, Dept.is_deleted == 0)
-                .order_by(Dept.sort, Dept.id)
-                .limit(1)
-            )
-        )
-        .scalars()
-        .first()
-    )
 
 
 def _new_vehicle(s: AsyncSession, tenant_id: str, root: int | None, device: str, info: RegistrationInfo) -> Vehicle:
