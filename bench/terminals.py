@@ -17,7 +17,7 @@ For each database (a fresh SQLite file, a fresh PostgreSQL database on the local
   turn; printed: the p50 / p99 / max time from sending a position (0x0200) to receiving its acknowledgement
   (0x8001), which the gateway sends only once the position is committed - once every terminal has reported (the
   first round after the storm, each vehicle's context read from the database, is printed apart). The gateway's
-  attribute queries (0x8107, 20 a second after a storm) run meanwhile, as they do after a restart. Measured at the
+  attribute queries (0x8107, 10 a second after a storm) run meanwhile, as they do after a restart. Measured at the
   terminal, so it also holds both hops over the loopback and the terminal process's own delays: an upper bound of
   the gateway's arrival-to-acknowledgement time.
 

@@ -51,9 +51,10 @@ DAY_S = 24 * 3600.0
 #: Attribute queries (0x8107) created per second at most, and looked up per round. They are an inventory, asked
 #: at most once a day per terminal: after a restart, 10,000 terminals authenticating at once must not become
 #: 10,000 commands competing with their positions for the database (the command service's connections and the
-#: pipeline's are one pool; on SQLite they take turns to write). At this pace the last of 10,000 is asked within
-#: about 8 minutes.
-ATTRIBUTE_QUERIES_PER_S = 20.0
+#: pipeline's are one pool; on SQLite they take turns to write). Each costs about six short transactions (command,
+#: audit, sent, serial, answer, terminal row): measured with bench/terminals.py, at 20 a second they were most of
+#: the gateway's work under the sizing load. At 10 the last of 10,000 is asked within about 17 minutes.
+ATTRIBUTE_QUERIES_PER_S = 10.0
 ATTRIBUTE_ROUND = 100
 #: Connections a listening socket lets wait to be accepted (the kernel caps it at ``net.core.somaxconn``): a storm
 #: of terminals connecting at once is not met with dropped SYNs and their retransmission delays (1 s, 3 s, ...).
