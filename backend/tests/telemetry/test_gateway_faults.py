@@ -40,9 +40,12 @@ from test_gateway import HOST, T0, add_vehicle, close_stack, loc, make_stack, na
 from liftdesk.app import Runtime, create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.db import Database
+from liftdesk.core.deps import revoke_user_tokens
+from liftdesk.core.kv import KV
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.models import Position
 from tests.conftest import BASIC, PG_ADMIN_URL, Api, _create_pg_database, _drop_pg_database, _migrate_and_seed, md5
+from tests.security.test_signin import new_user
 
 WAIT = 30.0  # bound of one phase on a busy 2-core machine
 RESEND_S = 1.0  # a terminal sends a position again when it had no answer in this long
@@ -248,6 +251,8 @@ async def test_redis_down_ingest_goes_on_and_the_live_feed_recovers(api: Api, re
                 headers={"Authorization": BASIC, "Tenant-Id": "000000"},
             )
             token = r.json()["access_token"]
+        account, user = await new_user(api)  # another user: revoking the administrator's tokens would end others'
+        revoked = str((await api.login(account, "Secret-pw1")).json()["access_token"])
         stack_port = gw_app.state.gateway.port
         client = await Jt808Client(HOST, stack_port, device.rjust(12, "0")).connect()
         reply = await client.register(registration())
@@ -279,12 +284,23 @@ async def test_redis_down_ingest_goes_on_and_the_live_feed_recovers(api: Api, re
                 )
             assert count == 4
 
-            await redis_server.start()
-            # The feed recovers: a snapshot of the fleet as it is now (the positions sent while Redis was down
-            # included), then live updates again.
-            assert (await shown(31.24, "snapshot"))["online"] is True
-            await report(5, 31.25)
-            await shown(31.25)
+            # Another API process signs this user's second browser out meanwhile: its message is lost with Redis
+            # (the revocation itself is in the database).
+            async with websockets.connect(f"ws://{HOST}:{port}/api/liftdesk/live?blade-auth={revoked}") as other:
+                await frames(other, "snapshot")
+                async with api.db.sessionmaker() as s:
+                    await revoke_user_tokens(KV(s), int(user), 3600)
+                    await s.commit()
+
+                await redis_server.start()
+                # The feed recovers: a snapshot of the fleet as it is now (the positions sent while Redis was down
+                # included), then live updates again; the socket of the token revoked meanwhile is closed.
+                assert (await shown(31.24, "snapshot"))["online"] is True
+                await report(5, 31.25)
+                await shown(31.25)
+                with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                    await frames(other, "snapshot")
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
     finally:
         if client is not None:
             await client.close()
