@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -249,7 +250,7 @@ async def counts(url: str) -> tuple[int, int]:
 
 
 async def run(kind: str, args: argparse.Namespace, hard: int) -> dict[str, float]:
-    workdir = Path(tempfile.mkdtemp(prefix="liftdesk-bench-"))
+    workdir = Path(tempfile.mkdtemp(prefix="liftdesk-bench-terminals-"))
     url, name = await fresh(kind, workdir)
     port = free_port()
     env = {
@@ -323,6 +324,8 @@ async def run(kind: str, args: argparse.Namespace, hard: int) -> dict[str, float
             gateway.kill()
         log.close()
         await drop(name)
+        if gateway.returncode == 0 or gateway.returncode == -signal.SIGTERM:  # kept for a look when it failed
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 async def main() -> None:
