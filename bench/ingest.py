@@ -316,4 +316,11 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    # The gateway and pipeline measured here run on the loop a server process runs on (uvloop where installed;
+    # LIFTDESK_EVENT_LOOP=asyncio for asyncio's own).
+    from liftdesk.core.config import get_settings
+    from liftdesk.core.process import loop_factory, run
+
+    choice = get_settings().event_loop
+    print(f"event loop: {'uvloop' if loop_factory(choice) else 'asyncio'}")
+    run(main(), choice)

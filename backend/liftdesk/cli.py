@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from liftdesk.core.config import get_settings
+from liftdesk.core.process import raise_open_files, run
 
 
 async def _seed(url: str, demo_vehicles: int = 0) -> bool:
@@ -86,6 +87,7 @@ def _serve_http(args: argparse.Namespace, role: str) -> int:
     from liftdesk.app import create_app
 
     settings = get_settings()
+    raise_open_files()
     if not args.no_migrate:
         # the demo fleet's vehicles only where the simulator runs (``serve``)
         prepare(settings.database_url, settings.simulator_vehicles if role == "all" else 0)
@@ -99,6 +101,7 @@ def _serve_http(args: argparse.Namespace, role: str) -> int:
         log_config=uvicorn_log_config(),
         proxy_headers=False,
         access_log=False,
+        loop="asyncio" if settings.event_loop == "asyncio" else "auto",  # auto: uvloop where installed
     )
     return 0
 
@@ -116,6 +119,7 @@ def _run_services(role: str) -> int:
     from liftdesk.app import run_services
 
     settings = get_settings()
+    logging.getLogger("liftdesk").info("open files: up to %d", raise_open_files())
 
     async def _main() -> None:
         stop = asyncio.Event()
@@ -124,7 +128,7 @@ def _run_services(role: str) -> int:
             loop.add_signal_handler(sig, stop.set)
         await run_services(settings, role, stop)
 
-    asyncio.run(_main())
+    run(_main(), settings.event_loop)
     return 0
 
 

@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     # "*" = every terminal, including those that never told us their maker.
     vendor_extension_makers: str = "LFTDK"
     gateway_idle_timeout_s: float = 300.0
+    # The event loop of server processes: "auto" (uvloop where installed, else asyncio's), "uvloop" or "asyncio".
+    event_loop: str = "auto"
     web_dir: Path = REPO_ROOT / "frontend" / "dist"
     var_dir: Path = Path("var")
     secret_key: str = DEV_SECRET

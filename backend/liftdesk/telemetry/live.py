@@ -24,7 +24,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from liftdesk.core.bus import Bus
+from liftdesk.core.bus import BUS_RECONNECTED, Bus
 from liftdesk.core.db import Database
 from liftdesk.core.deps import AUTH_REVOKED, principal_of
 from liftdesk.core.envelope import Forbidden, NotAuthenticated
@@ -49,6 +49,7 @@ class Client:
     online: dict[str, dict[str, Any]] = field(default_factory=dict)  # vehicle id → its latest online change
     events: list[dict[str, Any]] = field(default_factory=list)  # at most the hub's max_events
     dropped: dict[str, int] = field(default_factory=dict)  # kind → events beyond max_events in this interval
+    token: str | None = None  # checked again when the bus comes back (a revocation may have been missed)
 
     def accepts(self, msg: dict[str, Any]) -> bool:
         if msg.get("tenantId") != self.principal.tenant_id:
@@ -74,6 +75,7 @@ class LiveHub:
                 self.bus.subscribe(ONLINE_TOPIC, self._on_online),
                 self.bus.subscribe(EVENT_TOPIC, self._on_event),
                 self.bus.subscribe(AUTH_REVOKED, self._on_revoked),
+                self.bus.subscribe(BUS_RECONNECTED, self._on_reconnected),
             ]
             self._task = asyncio.create_task(self._flush_loop(), name="live-hub")
 
@@ -96,6 +98,28 @@ class LiveHub:
                 self.clients.discard(client)
                 with contextlib.suppress(Exception):
                     await client.ws.close(code=4401)
+
+    async def _on_reconnected(self, _: dict[str, Any]) -> None:
+        """The bus between processes was down (Redis): messages of other processes were missed. A token revoked
+        meanwhile (a sign-out or password change in another process) closes its socket now; every other browser
+        gets the fleet as it is now, as when it connected (a ``snapshot`` replaces what the page holds)."""
+        for client in list(self.clients):
+            client.pending.clear()
+            client.online.clear()
+            try:
+                await authenticate(self.db, client.token)
+            except (NotAuthenticated, Forbidden):
+                self.clients.discard(client)
+                with contextlib.suppress(Exception):
+                    await client.ws.close(code=4401)
+                continue
+            except Exception:  # the database is away too: keep the socket, check again at the next reconnection
+                log.warning("checking a live socket's token after the bus came back failed", exc_info=True)
+            try:
+                data = await self.snapshot(client)
+                await client.ws.send_text(json.dumps({"type": "snapshot", "data": data}, default=str))
+            except Exception:  # the socket went away, or the database with it: the browser connects again
+                self.clients.discard(client)
 
     async def _on_update(self, msg: dict[str, Any]) -> None:
         for client in list(self.clients):
@@ -180,7 +204,8 @@ async def live(ws: WebSocket) -> None:
         await ws.close(code=4401)
         return
     await ws.accept()
-    client = Client(ws=ws, principal=principal, visible=await hub.scope_of(principal))
+    token = ws.query_params.get("blade-auth")
+    client = Client(ws=ws, principal=principal, visible=await hub.scope_of(principal), token=token)
     await ws.send_text(json.dumps({"type": "snapshot", "data": await hub.snapshot(client)}, default=str))
     hub.clients.add(client)
     try:

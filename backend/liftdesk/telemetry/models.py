@@ -67,7 +67,8 @@ class VehicleState(TenantMixin, Base):
     __tablename__ = "fics_car_state"
     vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
-    device_number: Mapped[str | None] = mapped_column(String(20))
+    #: Indexed: online marks, last-seen touches and driver changes find the state rows by device number.
+    device_number: Mapped[str | None] = mapped_column(String(20), index=True)
     device_time: Mapped[datetime | None]
     server_time: Mapped[datetime | None]
     lat: Mapped[float | None] = mapped_column(Float)

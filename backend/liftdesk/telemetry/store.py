@@ -26,7 +26,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from liftdesk.core.db import Database, utcnow
+from liftdesk.core.db import Database, retrying, utcnow
 from liftdesk.telemetry.messages import Fix
 from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
 
@@ -188,8 +188,10 @@ class TelemetryStore:
         self.event_partitions.forget_names(names)
 
     async def write(self, batch: Batch) -> None:
+        """One transaction; again when it lost a deadlock to another writer of the same rows (the online marks and
+        last-seen touches of many terminals at once), or met a partition dropped meanwhile."""
         try:
-            await self._write(batch)
+            await retrying(lambda: self._write(batch))
         except Exception as exc:
             if not (self.is_pg and _missing_partition(exc)):
                 raise
@@ -213,9 +215,10 @@ class TelemetryStore:
             for closed in batch.closed_events:
                 await self.close_event(s, closed)
             if batch.daily:
-                await self._daily(s, list(batch.daily.values()))
+                # rows in key order, as every writer of many rows takes them: fewer deadlocks to lose
+                await self._daily(s, sorted(batch.daily.values(), key=lambda r: (r["vehicle_id"], r["day"])))
             if batch.states:
-                await self._states(s, list(batch.states.values()))
+                await self._states(s, sorted(batch.states.values(), key=lambda v: v.vehicle_id))
             for v in batch.open_only.values():
                 if v.vehicle_id not in batch.states:
                     await s.execute(

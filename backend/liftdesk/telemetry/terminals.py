@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -32,12 +32,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.bus import Bus
-from liftdesk.core.db import Database, utcnow
+from liftdesk.core.db import Database, retrying, utcnow
+from liftdesk.core.grouped import Grouped
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Vehicle
-from liftdesk.system.models import Dept
 from liftdesk.telemetry.models import Command, Event, Terminal, VehicleState
 from liftdesk.telemetry.store import PartitionKeeper, month_start
+from liftdesk.telemetry.terminal_rows import Rows, each_device_once, lock_states, once_more_alone, root_organisation
 from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC, event_message, online_message
 
 log = logging.getLogger("liftdesk.terminals")
@@ -116,35 +117,56 @@ def clean(value: str | None, limit: int) -> str | None:
 async def _vehicle_of(s: AsyncSession, device: str, term: Terminal | None) -> Vehicle | None:
     """The vehicle a terminal's data goes to, as the pipeline finds it: the one its row is bound to, else the one
     that names its device number (never a deleted one)."""
-    if term is not None and term.vehicle_id is not None:
-        car = (
-            await s.execute(select(Vehicle).where(Vehicle.id == term.vehicle_id, Vehicle.is_deleted == 0))
-        ).scalar_one_or_none()
-        if car is not None:
-            return car
-    return (
-        (await s.execute(select(Vehicle).where(Vehicle.device_number == device, Vehicle.is_deleted == 0).limit(1)))
-        .scalars()
-        .first()
-    )
+    return (await Rows.read(s, [device])).car(device, term)
 
 
 async def _terminal(s: AsyncSession, device: str) -> Terminal | None:
     return (await s.execute(select(Terminal).where(Terminal.device_number == device))).scalar_one_or_none()
 
 
+@dataclass(frozen=True)
+class _Auth:
+    device: str
+    code: str
+    imei: str | None
+    software: str | None
+
+
+@dataclass(frozen=True)
+class _Online:
+    device: str
+    online: bool
+    when: datetime
+    values: tuple[tuple[str, str], ...]  # protocol and other attributes for the terminal row
+
+
 class TerminalService:
+    """Registrations, authentications, device look-ups and online marks are group-committed (:class:`Grouped`):
+    a storm of terminals (10,000 after a restart) costs one transaction per round of up to ``max_group``, not
+    one per terminal; one terminal alone waits for nobody."""
+
     def __init__(
         self,
         db: Database,
         auto_register_tenants: frozenset[str] = frozenset(),
         strict_auth: bool = False,
         bus: Bus | None = None,
+        *,
+        max_group: int = 500,
     ) -> None:
         self.db = db
         self.auto_register_tenants = auto_register_tenants
         self.strict_auth = strict_auth
         self.bus = bus  # online/offline changes go to the live feed (set_online)
+        self._events = PartitionKeeper("fics_event")
+        self._pick = Grouped(self._pick_round, max_items=max_group, name="terminal-lookup")
+        self._register: Grouped[tuple[str, RegistrationInfo], tuple[int, str]] = Grouped(
+            self._register_round, max_items=max_group, name="terminal-registration"
+        )
+        self._authenticate: Grouped[_Auth, Known | None] = Grouped(
+            self._authenticate_round, max_items=max_group, name="terminal-authentication"
+        )
+        self._online: Grouped[_Online, None] = Grouped(self._online_round, max_items=max_group, name="terminal-online")
 
     async def lookup(self, device: str) -> Known | None:
         async with self.db.sessionmaker() as s:
@@ -155,6 +177,26 @@ class TerminalService:
             if car is not None:
                 return Known(device, car.tenant_id, car.id)
         return None
+
+    async def pick(self, candidates: tuple[str, ...]) -> str:
+        """The first of a terminal's candidate device numbers (``gateway.mapping.device_candidates``) that a
+        terminal row or a vehicle knows, else the first one (grouped: one round of queries for many terminals)."""
+        return await self._pick(candidates)
+
+    async def _pick_round(self, items: list[tuple[str, ...]]) -> list[str]:
+        devices = sorted({d for candidates in items for d in candidates})
+        async with self.db.sessionmaker() as s:
+            known: set[str | None] = set(
+                (await s.execute(select(Terminal.device_number).where(Terminal.device_number.in_(devices)))).scalars()
+            )
+            known.update(
+                (
+                    await s.execute(
+                        select(Vehicle.device_number).where(Vehicle.device_number.in_(devices), Vehicle.is_deleted == 0)
+                    )
+                ).scalars()
+            )
+        return [next((d for d in candidates if d in known), candidates[0]) for candidates in items]
 
     async def resolve(self, device: str) -> Known | None:
         """The terminal and the vehicle its data goes to now; None when no vehicle takes it (deleted, renumbered,
@@ -194,51 +236,66 @@ class TerminalService:
         the tenant's root organisation, so data scopes find it). A terminal whose row is left without a vehicle
         (the vehicle was deleted) is refused (2, vehicle unknown) until a vehicle names it again: deleting the
         vehicle of an auto-registered terminal must not bring it straight back."""
-        for attempt in (1, 2):
-            code = secrets.token_hex(8)
-            now = utcnow()
-            async with self.db.sessionmaker() as s:
-                term = await _terminal(s, device)
-                car = await _vehicle_of(s, device, term)
+        return await self._register((device, info))
+
+    async def _register_round(self, items: list[tuple[str, RegistrationInfo]]) -> list[tuple[int, str]]:
+        return await each_device_once(items, lambda i: i[0], lambda round_: once_more_alone(round_, self._register_tx))
+
+    async def _register_tx(self, items: list[tuple[str, RegistrationInfo]]) -> list[tuple[int, str]]:
+        now = utcnow()
+        results: list[tuple[int, str]] = []
+        hijacks: list[dict[str, Any]] = []
+        roots: dict[str, int | None] = {}
+        async with self.db.sessionmaker() as s:
+            rows = await Rows.read(s, [device for device, _ in items])
+            for device, info in items:
+                term = rows.terms.get(device)
+                car = rows.car(device, term)
                 if car is None:
                     if term is not None:
-                        return REG_NO_VEHICLE, ""
+                        results.append((REG_NO_VEHICLE, ""))
+                        continue
                     if not self.auto_register_tenants:
-                        return REG_NO_TERMINAL, ""
-                    car = await self._new_vehicle(s, sorted(self.auto_register_tenants)[0], device, info)
+                        results.append((REG_NO_TERMINAL, ""))
+                        continue
+                    tenant = sorted(self.auto_register_tenants)[0]
+                    if tenant not in roots:
+                        roots[tenant] = await root_organisation(s, tenant)
+                    car = rows.by_device[device] = _new_vehicle(s, tenant, roots[tenant], device, info)
                 if term is not None and _claimed_by_another(term, info):
                     event = _hijack_event(term, car, info, now)
                     if s.get_bind().dialect.name == "postgresql":
-                        await PartitionKeeper("fics_event").ensure(s, car.tenant_id, month_start(now))
+                        await self._events.ensure(s, car.tenant_id, month_start(now))
                     s.add(Event(**event))
-                    await s.commit()
-                    if self.bus is not None:
-                        await self.bus.publish(EVENT_TOPIC, event_message(event))
+                    hijacks.append(event)
                     log.warning(
                         "terminal %s: registration from terminal id %r refused: it is bound to %r",
                         device,
                         clean(info.terminal_id, 64),
                         term.terminal_id,
                     )
-                    return REG_TERMINAL_TAKEN, ""
+                    results.append((REG_TERMINAL_TAKEN, ""))
+                    continue
                 if term is None:
-                    term = Terminal(device_number=device, tenant_id=car.tenant_id)
+                    term = rows.terms[device] = Terminal(device_number=device, tenant_id=car.tenant_id)
                     s.add(term)
+                code = secrets.token_hex(8)
                 term.tenant_id, term.vehicle_id, term.sim_number = car.tenant_id, car.id, car.sim_number
                 term.maker = clean(info.maker, 32)
                 term.model = clean(info.model, 64)
                 term.terminal_id = clean(info.terminal_id, 64)
                 term.protocol_version = info.protocol_version or term.protocol_version
                 term.auth_code, term.registered_at = code, now
-                try:
-                    await s.commit()
-                except IntegrityError:  # registered at the same moment over another connection: once more
-                    await s.rollback()
-                    if attempt == 2:
-                        raise
-                    continue
-            return REG_OK, code
-        raise AssertionError("unreachable")  # pragma: no cover
+                results.append((REG_OK, code))
+            try:
+                await s.commit()
+            except Exception:
+                self._events.forget()  # a partition created in the rolled-back transaction is not there
+                raise
+        if self.bus is not None:
+            for event in hijacks:
+                await self.bus.publish(EVENT_TOPIC, event_message(event))
+        return results
 
     async def release(self, device: str) -> bool:
         """An administrator lets the next registration of ``device`` come from any terminal (a replaced unit): the
@@ -251,37 +308,6 @@ class TerminalService:
             await s.commit()
         return found
 
-    async def _new_vehicle(self, s: AsyncSession, tenant_id: str, device: str, info: RegistrationInfo) -> Vehicle:
-        root = (
-            (
-                await s.execute(
-                    select(Dept.id)
-                    .where(Dept.tenant_id == tenant_id, Dept.parent_id == 0, Dept.is_deleted == 0)
-                    .order_by(Dept.sort, Dept.id)
-                    .limit(1)
-                )
-            )
-            .scalars()
-            .first()
-        )
-        plate = clean(info.plate, 64)
-        car = Vehicle(
-            tenant_id=tenant_id,
-            car_no=plate or device,
-            device_number=device,
-            mechanism_id=root,
-            create_dept=root,
-            registrant="auto-registration",
-        )
-        if plate and info.plate_color == 0:
-            car.frame_number = plate  # colour 0: the "plate" is the VIN
-        elif plate:
-            car.license_plate = plate[:32]
-        s.add(car)
-        await s.flush()
-        log.info("terminal %s registered itself: vehicle %s created in tenant %s", device, car.id, tenant_id)
-        return car
-
     async def authenticate(
         self, device: str, auth_code: str, *, imei: str | None = None, software_version: str | None = None
     ) -> Known | None:
@@ -289,40 +315,48 @@ class TerminalService:
 
         On success the terminal row is bound to that vehicle, and a 2019 terminal's IMEI and software version are
         kept (the software version as the firmware version, which a 0x0107 answer may later refine)."""
-        for attempt in (1, 2):
-            async with self.db.sessionmaker() as s:
-                term = await _terminal(s, device)
-                car = await _vehicle_of(s, device, term)
+        return await self._authenticate(_Auth(device, auth_code, imei, software_version))
+
+    async def _authenticate_round(self, items: list[_Auth]) -> list[Known | None]:
+        return await each_device_once(
+            items, lambda i: i.device, lambda round_: once_more_alone(round_, self._authenticate_tx)
+        )
+
+    async def _authenticate_tx(self, items: list[_Auth]) -> list[Known | None]:
+        results: list[Known | None] = []
+        async with self.db.sessionmaker() as s:
+            rows = await Rows.read(s, [item.device for item in items])
+            for item in items:
+                device, auth_code = item.device, item.code
+                term = rows.terms.get(device)
+                car = rows.car(device, term)
                 if car is None:
-                    return None
+                    results.append(None)
+                    continue
                 if term is not None and term.auth_code is not None:
                     if not term.auth_code or not secrets.compare_digest(term.auth_code.encode(), auth_code.encode()):
-                        return None  # deregistered, or not the code it has
+                        results.append(None)  # deregistered, or not the code it has
+                        continue
                     if self.strict_auth and term.registered_at is None:
-                        return None  # a code remembered from the old platform, not one we issued
+                        results.append(None)  # a code remembered from the old platform, not one we issued
+                        continue
                 else:
                     if self.strict_auth or not auth_code or len(auth_code) > 64 or clean(auth_code, 64) != auth_code:
-                        return None  # strict, or a code that could not be kept as it is
+                        results.append(None)  # strict, or a code that could not be kept as it is
+                        continue
                     if term is None:
-                        term = Terminal(device_number=device, tenant_id=car.tenant_id)
+                        term = rows.terms[device] = Terminal(device_number=device, tenant_id=car.tenant_id)
                         s.add(term)
                     term.auth_code, term.registered_at = auth_code, None  # remembered: its first code
                     log.info("terminal %s authenticated with its old platform's code; it is kept", device)
                 term.tenant_id, term.vehicle_id, term.sim_number = car.tenant_id, car.id, car.sim_number
-                if clean(imei, 32):
-                    term.imei = clean(imei, 32)
-                if clean(software_version, 64):
-                    term.firmware_version = clean(software_version, 64)
-                known = Known(device, car.tenant_id, car.id, term.maker)
-                try:
-                    await s.commit()
-                except IntegrityError:  # the row was created meanwhile by another connection: read it again
-                    await s.rollback()
-                    if attempt == 2:
-                        raise
-                    continue
-            return known
-        raise AssertionError("unreachable")  # pragma: no cover
+                if clean(item.imei, 32):
+                    term.imei = clean(item.imei, 32)
+                if clean(item.software, 64):
+                    term.firmware_version = clean(item.software, 64)
+                results.append(Known(device, car.tenant_id, car.id, term.maker))
+            await s.commit()
+        return results
 
     async def deregister(self, device: str) -> None:
         """0x0003 (2011: 0x0101): the terminal gives up its code; it must register again to connect."""
@@ -339,49 +373,96 @@ class TerminalService:
         Online follows the connection, not the reports: a terminal that connects is online (and seen) whatever
         it reports, even nothing at all - its vehicle gets a live state row now when it has none yet (it never
         sent a position, or only positions its clock dated beyond plausibility)."""
-        when = when or utcnow()
+        values = dict(attributes)
+        if protocol:
+            values["protocol"] = protocol
+        await self._online(_Online(device, online, when or utcnow(), tuple(sorted(values.items()))))
+
+    async def _online_round(self, items: list[_Online]) -> list[None]:
+        return await each_device_once(
+            items, lambda i: i.device, lambda round_: retrying(lambda: self._online_tx(round_))
+        )
+
+    async def _online_tx(self, items: list[_Online]) -> list[None]:
+        """One transaction for the round: the terminal rows (one statement per shape of values, executed for each
+        terminal), the live state rows of those coming online (one insert-or-update), every live state row of
+        their device numbers; then one bus message per vehicle."""
+        terminals, states = cast(Table, Terminal.__table__), cast(Table, VehicleState.__table__)
+        shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for item in items:
+            keys = tuple(k for k, _ in item.values)
+            row = {"dev": item.device, "online": item.online, "last_seen": item.when, **dict(item.values)}
+            shapes.setdefault(keys, []).append(row)
+        when = {item.device: item for item in items}
         async with self.db.sessionmaker() as s:
-            values: dict[str, object] = {"online": online, "last_seen": when, **attributes}
-            if protocol:
-                values["protocol"] = protocol
-            await s.execute(update(Terminal).where(Terminal.device_number == device).values(**values))
-            if online:
-                await self._state_row(s, device, when)
-            changed = await s.execute(
-                update(VehicleState)
-                .where(VehicleState.device_number == device)
-                .values(online=online, last_seen=when)
-                .returning(VehicleState.vehicle_id, VehicleState.tenant_id, VehicleState.mechanism_id)
+            await lock_states(s, list(when))
+            for keys, rows in shapes.items():
+                stmt = update(terminals).where(terminals.c.device_number == bindparam("dev"))
+                cols = ("online", "last_seen", *keys)
+                await s.execute(stmt.values({c: bindparam(c) for c in cols}), rows)
+            coming = [item.device for item in items if item.online]
+            if coming:
+                await self._state_rows(s, coming, when)
+            await s.execute(
+                update(states)
+                .where(states.c.device_number == bindparam("dev"))
+                .values(online=bindparam("on"), last_seen=bindparam("seen")),
+                [{"dev": item.device, "on": item.online, "seen": item.when} for item in items],
             )
-            vehicles = changed.all()
+            changed = (
+                await s.execute(
+                    select(
+                        VehicleState.device_number,
+                        VehicleState.vehicle_id,
+                        VehicleState.tenant_id,
+                        VehicleState.mechanism_id,
+                    ).where(VehicleState.device_number.in_(list(when)))
+                )
+            ).all()
             await s.commit()
         if self.bus is not None:
-            for vehicle_id, tenant_id, mechanism_id in vehicles:
+            for device, vehicle_id, tenant_id, mechanism_id in changed:
+                item = when[str(device)]
                 message = online_message(
-                    vehicle_id=vehicle_id, tenant_id=tenant_id, mechanism_id=mechanism_id, online=online, time=when
+                    vehicle_id=vehicle_id,
+                    tenant_id=tenant_id,
+                    mechanism_id=mechanism_id,
+                    online=item.online,
+                    time=item.when,
                 )
                 await self.bus.publish(ONLINE_TOPIC, message)
+        return [None] * len(items)
 
     @staticmethod
-    async def _state_row(s: AsyncSession, device: str, when: datetime) -> None:
-        """The live state row of the vehicle the terminal's data goes to, online and seen at ``when``: created
-        when missing, else taken over by this terminal (inserted or updated in one statement: the pipeline may be
-        writing the same row)."""
-        car = await _vehicle_of(s, device, await _terminal(s, device))
-        if car is None:
+    async def _state_rows(s: AsyncSession, devices: list[str], when: Mapping[str, _Online]) -> None:
+        """The live state rows of the vehicles these terminals' data goes to, online and seen: created when missing,
+        else taken over by the terminal (inserted or updated in one statement: the pipeline may be writing the
+        same rows)."""
+        rows = await Rows.read(s, devices)
+        values: dict[int, dict[str, Any]] = {}
+        for device in devices:
+            car = rows.car(device, rows.terms.get(device))
+            if car is not None:  # one row per vehicle (two numbers naming one vehicle: the last one's)
+                values[car.id] = {
+                    "vehicle_id": car.id,
+                    "tenant_id": car.tenant_id,
+                    "mechanism_id": car.mechanism_id,
+                    "device_number": device,
+                    "online": True,
+                    "last_seen": when[device].when,
+                }
+        if not values:
             return
         insert = pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
-        stmt = insert(VehicleState).values(
-            vehicle_id=car.id,
-            tenant_id=car.tenant_id,
-            mechanism_id=car.mechanism_id,
-            device_number=device,
-            online=True,
-            last_seen=when,
-        )
+        stmt = insert(VehicleState).values([values[vid] for vid in sorted(values)])
         await s.execute(
             stmt.on_conflict_do_update(
-                index_elements=["vehicle_id"], set_={"online": True, "last_seen": when, "device_number": device}
+                index_elements=["vehicle_id"],
+                set_={
+                    "online": True,
+                    "last_seen": stmt.excluded.last_seen,
+                    "device_number": stmt.excluded.device_number,
+                },
             )
         )
 
@@ -395,10 +476,14 @@ class TerminalService:
         vehicle offline, and must not look seen after that."""
         if not heard:
             return
-        rows = [{"dev": device, "seen": when} for device, when in heard.items()]
+        rows = [{"dev": device, "seen": when} for device, when in sorted(heard.items())]
         # Core tables, not the entities: an ORM update with a list of rows would be a bulk update by primary key.
         terminals, states = cast(Table, Terminal.__table__), cast(Table, VehicleState.__table__)
+        await retrying(lambda: self._touch(rows, terminals, states))
+
+    async def _touch(self, rows: list[dict[str, Any]], terminals: Table, states: Table) -> None:
         async with self.db.sessionmaker() as s:
+            await lock_states(s, [r["dev"] for r in rows])
             await s.execute(
                 update(terminals)
                 .where(terminals.c.device_number == bindparam("dev"))
@@ -432,15 +517,40 @@ class TerminalService:
         """Whether to ask the terminal for its attributes (0x8107): not when one was asked within ``max_age_s``
         (whatever became of it: a terminal that does not answer, or does not support it, is not asked again at
         every reconnection), which also covers attributes not older than that."""
+        return device in await self.attributes_due_many([device], max_age_s)
+
+    async def attributes_due_many(self, devices: Sequence[str], max_age_s: float) -> set[str]:
+        """Those of ``devices`` due for an attribute query (:meth:`attributes_due`), with one query."""
         since = utcnow() - timedelta(seconds=max_age_s)
         async with self.db.sessionmaker() as s:
             recent = await s.execute(
-                select(Command.id)
+                select(Command.device_number)
                 .where(
-                    Command.device_number == device,
+                    Command.device_number.in_(list(devices)),
                     Command.msg_id == MSG_QUERY_ATTRIBUTES,
                     Command.create_time >= since,
                 )
-                .limit(1)
+                .distinct()
             )
-            return recent.first() is None
+            return set(devices) - set(recent.scalars())
+
+
+def _new_vehicle(s: AsyncSession, tenant_id: str, root: int | None, device: str, info: RegistrationInfo) -> Vehicle:
+    """The vehicle of a terminal that registered itself (auto-registration), added to the session."""
+    plate = clean(info.plate, 64)
+    car = Vehicle(
+        id=next_id(),
+        tenant_id=tenant_id,
+        car_no=plate or device,
+        device_number=device,
+        mechanism_id=root,
+        create_dept=root,
+        registrant="auto-registration",
+    )
+    if plate and info.plate_color == 0:
+        car.frame_number = plate  # colour 0: the "plate" is the VIN
+    elif plate:
+        car.license_plate = plate[:32]
+    s.add(car)
+    log.info("terminal %s registered itself: vehicle %s created in tenant %s", device, car.id, tenant_id)
+    return car

@@ -54,3 +54,27 @@ async def test_redis_bus_carries_messages_between_processes() -> None:
     finally:
         await api.stop()
         await gateway.stop()
+
+
+async def test_redis_bus_without_redis_keeps_this_process_going() -> None:
+    """A process that starts while Redis cannot be reached runs anyway; publishing never raises, and this process's
+    own subscribers still get the messages (other processes miss them: counted as dropped)."""
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    bus = RedisBus(f"redis://127.0.0.1:{port}/0", prefix="liftdesk-test:")
+    got: list[dict[str, Any]] = []
+
+    async def keep(msg: dict[str, Any]) -> None:
+        got.append(msg)
+
+    bus.subscribe("live.vehicle", keep)
+    try:
+        await asyncio.wait_for(bus.start(), 10)
+        assert not bus.connected
+        await asyncio.wait_for(bus.publish("live.vehicle", {"n": 1}), 10)
+        assert got == [{"n": 1}] and bus.dropped == 1
+    finally:
+        await bus.stop()

@@ -30,6 +30,7 @@ from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.models import DailyStat, Event, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.view import LIVE_TOPIC
+from tests.conftest import Api
 
 #: The seeded tenant keeps 12 months of data: two years back is past its retention.
 TWO_YEARS_BACK = -timedelta(days=730)
@@ -312,3 +313,29 @@ async def stack(db: Database) -> Any:
     s = await make_stack(db, idle_timeout_s=60)
     yield s
     await close_stack(s)
+
+
+async def test_the_vehicle_detail_and_the_abnormal_list_show_the_clock_fault(api: Api) -> None:
+    """Through the real gateway and the API: a terminal whose reports are dated two years back is shown in its
+    vehicle's diagnosis (``clockFault``, not healthy) and in the abnormal vehicles under 终端时钟异常; a plausible
+    report takes it out of both."""
+    stack = await make_stack(api.db, idle_timeout_s=60)
+    vid, device = await add_vehicle(api.db)
+    client = await online(stack, device)
+    today = {"carId": str(vid), "startTime": utcnow().date().isoformat(), "endTime": utcnow().date().isoformat()}
+    abnormal = "/api/blade-fics-report/fics/abnormal/getCarAbnormalPage"
+    try:
+        assert await ack(client, at(utcnow() + TWO_YEARS_BACK)) == 0
+        diag = (await api.get("/api/blade-fics-report/fics/carStatus/getDiagnoseReport", params=today))["data"]
+        assert diag["clockFault"] is True and diag["healthy"] is False
+        listed = (await api.get(abnormal, params={"carNo": f"FL-{device[-5:]}", "reason": "clock_fault"}))["data"]
+        assert [r["carId"] for r in listed["records"]] == [str(vid)]
+
+        assert await ack(client, at(utcnow().replace(microsecond=0))) == 0
+        diag = (await api.get("/api/blade-fics-report/fics/carStatus/getDiagnoseReport", params=today))["data"]
+        assert diag["clockFault"] is False
+        listed = (await api.get(abnormal, params={"carNo": f"FL-{device[-5:]}", "reason": "clock_fault"}))["data"]
+        assert listed["records"] == []
+    finally:
+        await client.close()
+        await close_stack(stack)

@@ -17,8 +17,9 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from liftdesk.core.bus import Bus
+from liftdesk.core.bus import BUS_RECONNECTED, Bus
 from liftdesk.core.db import Database, utcnow
+from liftdesk.core.grouped import Grouped
 from liftdesk.core.ids import next_id
 from liftdesk.system.models import LogUsual, Param
 from liftdesk.telemetry.codecs.jt808 import ParamValue
@@ -81,6 +82,7 @@ class CommandService(CommandReplies):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._unsubscribe: list[Callable[[], None]] = []
         self._started = False
+        self._pending: Grouped[str, bool] = Grouped(self._pending_round, max_items=500, name="commands-pending")
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -97,6 +99,8 @@ class CommandService(CommandReplies):
         if recover:
             await self._recover()
             self._spawn(self._sweeper())
+            # Back from a Redis outage: announcements of commands created meanwhile were lost; send them now.
+            self._unsubscribe.append(self.bus.subscribe(BUS_RECONNECTED, self._on_reconnected))
 
     async def stop(self) -> None:
         for unsubscribe in self._unsubscribe:
@@ -110,6 +114,7 @@ class CommandService(CommandReplies):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._pending.stop()
         self._started = False
 
     def reply_timeout(self, attempt: int) -> float:
@@ -157,6 +162,12 @@ class CommandService(CommandReplies):
             except Exception:  # keep sweeping after a database hiccup
                 log.exception("sweeping pending commands failed")
             await asyncio.sleep(self.sweep_interval_s)
+
+    async def _on_reconnected(self, _: dict[str, Any]) -> None:
+        try:
+            await self.dispatch_attached()
+        except Exception:
+            log.exception("sending the pending commands after the bus came back failed")
 
     async def dispatch_attached(self) -> int:
         """Send the pending commands of every attached terminal; returns how many were sent."""
@@ -379,7 +390,26 @@ class CommandService(CommandReplies):
         """The terminal is reachable through ``transport`` (replacing any earlier one); its pending commands are
         sent in the background."""
         self._transports[device] = transport
-        self._spawn(self.dispatch(device))
+        self._spawn(self._dispatch_if_pending(device))
+
+    async def _dispatch_if_pending(self, device: str) -> None:
+        """Whether a terminal that came has commands waiting is asked with others that came at the same time (one
+        query for a round of them: 10,000 terminals reconnecting after a restart, few with anything pending)."""
+        if await self._pending(device):
+            await self.dispatch(device)
+
+    async def _pending_round(self, devices: list[str]) -> list[bool]:
+        async with self.db.sessionmaker() as s:
+            waiting = set(
+                (
+                    await s.execute(
+                        select(Command.device_number)
+                        .where(Command.device_number.in_(sorted(set(devices))), Command.status == PENDING)
+                        .distinct()
+                    )
+                ).scalars()
+            )
+        return [device in waiting for device in devices]
 
     def detach(self, device: str, transport: Transport | None = None) -> None:
         """The terminal is gone (only if ``transport`` is still the registered one, when given). Commands in

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 from liftdesk.telemetry.codecs.jt808 import (
     Authentication,
@@ -46,6 +47,9 @@ class Jt808Client:
         self.max_body = max_body
         self.serials = SerialCounter(1)
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        #: Called with each platform message that is not a reply, instead of queueing it in :attr:`inbox` (a
+        #: terminal that answers commands by itself: see :meth:`send_nowait`).
+        self.on_message: Callable[[Message], None] | None = None
         self.closed = asyncio.Event()
         #: The code of the last successful registration (what to authenticate with).
         self.auth_code: str | None = None
@@ -99,7 +103,10 @@ class Jt808Client:
                         if fut is not None and not fut.done():
                             fut.set_result(body)
                             continue
-                    self.inbox.put_nowait(message)
+                    if self.on_message is not None:
+                        self.on_message(message)
+                    else:
+                        self.inbox.put_nowait(message)
         except (ConnectionError, OSError):
             pass
         finally:
@@ -128,6 +135,14 @@ class Jt808Client:
             body.msg_id, raw, terminal=self.terminal, serial=serial, version=self.version, max_body=self.max_body
         )
         return serial, frames
+
+    def send_nowait(self, body: Body) -> int:
+        """Queue a message on the connection without waiting for the buffer to drain; returns its serial."""
+        if self._writer is None or self._writer.is_closing():
+            raise ConnectionError("not connected")
+        serial, frames = self.frames(body)
+        self._writer.write(b"".join(frames))
+        return serial
 
     async def send(self, body: Body, serial: int | None = None) -> int:
         """Send without waiting for an answer; returns the (first) serial."""

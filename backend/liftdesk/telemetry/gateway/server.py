@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,11 +43,22 @@ from liftdesk.telemetry.commands import CommandService
 from liftdesk.telemetry.gateway.connection import PROTOCOL, SUBPACKAGE_BYTES_TOTAL
 from liftdesk.telemetry.gateway.session import Session
 from liftdesk.telemetry.pipeline import Pipeline
-from liftdesk.telemetry.terminals import TerminalService
+from liftdesk.telemetry.terminals import Known, TerminalService
 
 log = logging.getLogger("liftdesk.gateway")
 
 DAY_S = 24 * 3600.0
+#: Attribute queries (0x8107) created per second at most, and looked up per round. They are an inventory, asked
+#: at most once a day per terminal: after a restart, 10,000 terminals authenticating at once must not become
+#: 10,000 commands competing with their positions for the database (the command service's connections and the
+#: pipeline's are one pool; on SQLite they take turns to write). Each costs about six short transactions (command,
+#: audit, sent, serial, answer, terminal row): measured with bench/terminals.py, at 20 a second they were most of
+#: the gateway's work under the sizing load. At 10 the last of 10,000 is asked within about 17 minutes.
+ATTRIBUTE_QUERIES_PER_S = 10.0
+ATTRIBUTE_ROUND = 100
+#: Connections a listening socket lets wait to be accepted (the kernel caps it at ``net.core.somaxconn``): a storm
+#: of terminals connecting at once is not met with dropped SYNs and their retransmission delays (1 s, 3 s, ...).
+BACKLOG = 4096
 
 
 @dataclass
@@ -120,6 +132,9 @@ class Gateway:
         self._server: asyncio.Server | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._unsubscribe: list[Callable[[], None]] = []
+        self._asking: deque[Known] = deque()
+        self._ask_wake = asyncio.Event()
+        self._asker: asyncio.Task[None] | None = None
 
     def extension_for(self, maker: str | None) -> bool:
         """Whether a terminal of this maker (None: never told us) speaks Liftdesk's vendor extension."""
@@ -153,8 +168,11 @@ class Gateway:
     async def start(self) -> None:
         if self._server is not None:
             return
-        self._server = await asyncio.start_server(self._accept, self.host, self.port, reuse_address=True)
+        self._server = await asyncio.start_server(
+            self._accept, self.host, self.port, reuse_address=True, backlog=BACKLOG
+        )
         self._watchdog = asyncio.create_task(self._watch(), name="jt808-watchdog")
+        self._asker = asyncio.create_task(self._ask(), name="jt808-attributes")
         sockets = self._server.sockets
         if self.port == 0 and sockets:
             self.port = int(sockets[0].getsockname()[1])
@@ -199,15 +217,54 @@ class Gateway:
                 except Exception:
                     log.exception("recording when %d terminals were last heard from failed", len(heard))
 
+    def ask_attributes(self, known: Known) -> None:
+        """Ask an authenticated terminal what it is (0x8107 → 0x0107: model, ICCID, hardware and firmware
+        versions) through the command service, as a command of no user, unless it was asked within
+        ``attributes_max_age_s``: queued, and created at most ``ATTRIBUTE_QUERIES_PER_S``."""
+        self._asking.append(known)
+        self._ask_wake.set()
+
+    async def _ask(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._ask_wake.wait()
+            self._ask_wake.clear()
+            while self._asking and self.attributes_max_age_s is not None:
+                started = loop.time()
+                round_ = [self._asking.popleft() for _ in range(min(ATTRIBUTE_ROUND, len(self._asking)))]
+                try:
+                    due = await self.terminals.attributes_due_many(
+                        [k.device_number for k in round_], self.attributes_max_age_s
+                    )
+                    asked = 0
+                    for known in round_:
+                        if known.device_number in due and known.device_number in self.sessions:
+                            await self.commands.create(
+                                known.tenant_id,
+                                known.vehicle_id,
+                                known.device_number,
+                                "query_attributes",
+                                0x8107,
+                                {},
+                                None,
+                            )
+                            asked += 1
+                except Exception:
+                    log.exception("asking %d terminals for their attributes failed", len(round_))
+                    continue
+                if self._asking:  # more waiting: keep the pace
+                    await asyncio.sleep(max(0.0, asked / ATTRIBUTE_QUERIES_PER_S - (loop.time() - started)))
+
     async def stop(self) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         self._unsubscribe.clear()
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watchdog
-            self._watchdog = None
+        for task in (self._watchdog, self._asker):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._watchdog = self._asker = None
         server, self._server = self._server, None
         if server is not None:
             server.close()

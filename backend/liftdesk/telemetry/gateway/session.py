@@ -41,7 +41,7 @@ from liftdesk.telemetry.codecs.jt808 import (
 from liftdesk.telemetry.gateway.mapping import device_candidates, location_to_fix
 from liftdesk.telemetry.gateway.payloads import fix_json
 from liftdesk.telemetry.gateway.uplink import SessionData
-from liftdesk.telemetry.terminals import REG_OK, Known, RegistrationInfo
+from liftdesk.telemetry.terminals import REG_OK, RegistrationInfo
 
 log = logging.getLogger("liftdesk.gateway")
 
@@ -204,12 +204,7 @@ class Session(SessionData):
         cached = self._devices.get(header.terminal)
         if cached is not None:
             return cached
-        candidates = device_candidates(header)
-        device = candidates[0]
-        for candidate in candidates:
-            if await self.gateway.terminals.lookup(candidate) is not None:
-                device = candidate
-                break
+        device = await self.gateway.terminals.pick(device_candidates(header))
         self._devices[header.terminal] = device
         return device
 
@@ -330,13 +325,4 @@ class Session(SessionData):
             await self.gateway._online(self, device)
         await self._reply(header)
         if previous != device and self.gateway.attributes_max_age_s is not None:
-            await self._spawn(self._query_attributes(known, self.gateway.attributes_max_age_s))
-
-    async def _query_attributes(self, known: Known, max_age_s: float) -> None:
-        """Ask the terminal what it is (0x8107 → 0x0107: model, ICCID, hardware and firmware versions) through the
-        command service, as a command of no user, unless it was asked recently."""
-        if not await self.gateway.terminals.attributes_due(known.device_number, max_age_s):
-            return
-        await self.gateway.commands.create(
-            known.tenant_id, known.vehicle_id, known.device_number, "query_attributes", 0x8107, {}, None
-        )
+            self.gateway.ask_attributes(known)
