@@ -246,6 +246,8 @@ export function ui(getPage) {
     },
 
     async tabLabels() {
+      // the shell mounts its tab bar a moment after the page (app/Layout.tsx): wait for it, then read it
+      await getPage().locator('[data-testid="tab-bar"] .ant-tabs-tab .tab-label').first().waitFor();
       return getPage().locator('[data-testid="tab-bar"] .ant-tabs-tab .tab-label').allInnerTexts();
     },
 

@@ -59,7 +59,7 @@ function png(width = 8, height = 6) {
 /** Writes a driver of tenant 000000 (root organisation) whose licence expires in `days` days. */
 function insertDriver(name, days) {
   const code = `
-import asyncio, sys
+import asyncio, random, sys
 from datetime import timedelta
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
@@ -67,7 +67,8 @@ from liftdesk.fleet.models import Driver
 async def main():
     db = Database()
     async with db.sessionmaker() as s:
-        s.add(Driver(id=next_id(), tenant_id="000000", name=sys.argv[1], mechanism_id=1123598813738675201,
+        s.add(Driver(id=next_id(), tenant_id="000000", name=sys.argv[1], phone=f"13{random.randint(0, 10**9 - 1):09d}",
+                     mechanism_id=1123598813738675201,
                      create_dept=1123598813738675201, license_number="L" + sys.argv[1][-4:],
                      license_valid_until=utcnow() + timedelta(days=int(sys.argv[2]), hours=1)))
         await s.commit()
