@@ -77,7 +77,7 @@ PARAMS = [
         "租户默认菜单集合",
         "tenant.default.menuCode",
         "user,dept,post,dictbiz,topmenu,role,operation,fleet,intelligent_report,log_usual,log_api,resource,desk,"
-        "alarm_center,paper_center",
+        "alarm_center,paper_center,driver_vision",
     ),
 ]
 
@@ -207,6 +207,20 @@ MENUS: list[MenuSpec] = [
         ],
     ),
     (
+        # drivers on the vehicle (issue 14): the face comparisons of the driver cameras and the behaviour alarms
+        # analysis (reporting/driver_behavior.py); read only. A group of its own until the drivers' group exists.
+        "driver_vision",
+        "司机行为",
+        "driverVision",
+        "/vision",
+        "iconfont icon-eye",
+        4,
+        [
+            ("face_log", "人脸识别记录", "faceLog", "/vision/face", "iconfont icon-camera", 1, []),
+            ("driver_behavior", "司机行为分析", "driverBehavior", "/vision/behavior", "iconfont icon-bar-chart", 2, []),
+        ],
+    ),
+    (
         "authority",
         "权限管理",
         "authority",
@@ -292,6 +306,9 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     ],
     # reminders are written by the daily job, read and ignored
     "driver_reminder": [("view", "查看", 2, 1), ("ignore", "忽略", 2, 2)],
+    # the face log and the behaviour analysis are read, never changed (written from the terminals' reports)
+    "face_log": [("view", "查看", 2, 1)],
+    "driver_behavior": [("view", "查看", 2, 1)],
 }
 
 
@@ -444,6 +461,7 @@ ADMIN_MENU_CODES = frozenset(
     | {"desk", "message", "notice", "msg_receive"}
     | {"resource", "oss", "attach"}
     | {"paper_center", "driver_paper", "driver_reminder"}
+    | {"driver_vision", "face_log", "driver_behavior"}
 )
 
 #: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads

@@ -60,7 +60,9 @@ def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
 
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
-    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers):
+    from tests.resources import actions_drivers  # drivers on the vehicle (issue 14)
+
+    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers, actions_drivers):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

@@ -1868,6 +1868,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics/faceRecognitionLog/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** face_log: paged list with filters */
+        get: operations["faceRecognitionLog-face_log_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverBehaviorAnalysis/getFaceAlarmTypeCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Driver behaviour alarms of the driver cameras (fatigue, phone, smoking, distraction, no face, camera blocked, face mismatch) counted by type over the range, every type listed (at most 31 days; a list, unpaged)
+         * @description Permission: the button driver_behavior. Kind: aggregate.
+         */
+        post: operations["driverBehaviorAnalysis-vehicle_face_alarm_type_count"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverBehaviorAnalysis/getFaceAlarmTypeCountTrend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Driver behaviour alarms per local day of the range: each type's count and the day's total (at most 31 days; a list, unpaged)
+         * @description Permission: the button driver_behavior. Kind: aggregate.
+         */
+        post: operations["driverBehaviorAnalysis-vehicle_face_alarm_type_count_trend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics/fics/driverExpirationReminder/detail": {
         parameters: {
             query?: never;
@@ -5573,6 +5630,11 @@ export interface components {
             endTime?: string | null;
             /** Id */
             id: string;
+            /**
+             * Info
+             * @description card_refused: the reason (user's language) and the card
+             */
+            info?: string | null;
             /** Kind */
             kind: string;
             /**
@@ -5851,6 +5913,42 @@ export interface components {
              * @description vehicles whose state reports a state of charge
              */
             withSoc: number;
+        };
+        /**
+         * BehaviorQuery
+         * @description The analysis' filters: an organisation branch, a vehicle, a driver and a range of days (at most 31).
+         */
+        BehaviorQuery: {
+            /**
+             * Carid
+             * @description one vehicle
+             */
+            carId?: string | null;
+            /**
+             * Carno
+             * @description vehicle number contains
+             */
+            carNo?: string | null;
+            /**
+             * Driverid
+             * @description one driver (the driver on duty when the alarm began)
+             */
+            driverId?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
         };
         /** Body_carInfo-vehicle_import_vehicle */
         "Body_carInfo-vehicle_import_vehicle": {
@@ -6349,6 +6447,21 @@ export interface components {
             url: string;
             /** Username */
             username?: string | null;
+        };
+        /**
+         * DayCounts
+         * @description One day of the trend: every type's count (zeros included) and their total.
+         */
+        DayCounts: {
+            /** Counts */
+            counts: components["schemas"]["liftdesk__reporting__driver_behavior__TypeCount"][];
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /** Total */
+            total: number;
         };
         /** DeptCountOut */
         DeptCountOut: {
@@ -7144,6 +7257,73 @@ export interface components {
             kinds: {
                 [key: string]: number;
             };
+        };
+        /** FaceRecordOut */
+        FaceRecordOut: {
+            /** Carid */
+            carId?: string | null;
+            /** Carno */
+            carNo?: string | null;
+            /** Cardserial */
+            cardSerial?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /**
+             * Devicetime
+             * @example 2025-01-31 08:00:00
+             */
+            deviceTime: string;
+            /**
+             * Driverid
+             * @description the driver matched (by the card serial the terminal named)
+             */
+            driverId?: string | null;
+            /** Drivername */
+            driverName?: string | null;
+            /** Id */
+            id: string;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /**
+             * Photo
+             * @description the terminal's reference of the picture
+             */
+            photo?: string | null;
+            /**
+             * Result
+             * @description 0 matched, 1 no match, 2 no face
+             * @default 0
+             */
+            result: number;
+            /**
+             * Resultname
+             * @default
+             */
+            resultName: string;
+            /**
+             * Similarity
+             * @description percent 0-100
+             */
+            similarity?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /**
+             * Trigger
+             * @description 0 power-on, 1 periodic, 2 card inserted, 3 platform request
+             * @default 1
+             */
+            trigger: number;
+            /**
+             * Triggername
+             * @default
+             */
+            triggerName: string;
+            /** Vehicleid */
+            vehicleId: string;
         };
         /** FaultCar */
         FaultCar: {
@@ -8185,6 +8365,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Gpstime */
@@ -9334,6 +9516,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["DriverReminderOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[FaceRecordOut] */
+        Page_FaceRecordOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["FaceRecordOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -10998,6 +11193,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[FaceRecordOut]] */
+        R_Page_FaceRecordOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_FaceRecordOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[FaultCar]] */
         R_Page_FaultCar__: {
             /**
@@ -12222,6 +12436,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[DayCounts]] */
+        R_list_DayCounts__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["DayCounts"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[DeptOutNode]] */
         R_list_DeptOutNode__: {
             /**
@@ -12651,26 +12885,6 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["TreeNode"][] | null;
-            /**
-             * Msg
-             * @default
-             */
-            msg: string;
-            /**
-             * Success
-             * @default true
-             */
-            success: boolean;
-        };
-        /** R[list[TypeCount]] */
-        R_list_TypeCount__: {
-            /**
-             * Code
-             * @default 200
-             */
-            code: number;
-            /** Data */
-            data?: components["schemas"]["TypeCount"][] | null;
             /**
              * Msg
              * @default
@@ -13527,6 +13741,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Gpstime */
@@ -14002,22 +14218,6 @@ export interface components {
              * @description the hour (yyyy-MM-dd HH:00) or the day (yyyy-MM-dd), local
              */
             time: string;
-        };
-        /**
-         * TypeCount
-         * @description Vehicles of one type (the ``car_type`` dictionary).
-         */
-        TypeCount: {
-            /** Cartype */
-            carType: number;
-            /** Cartypename */
-            carTypeName: string;
-            /** Online */
-            online: number;
-            /** Poweredon */
-            poweredOn: number;
-            /** Total */
-            total: number;
         };
         /**
          * UploadOut
@@ -15246,6 +15446,85 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[TypeCount]] */
+        liftdesk__core__envelope__R_list_TypeCount____1: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["liftdesk__reporting__driver_behavior__TypeCount"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[TypeCount]] */
+        liftdesk__core__envelope__R_list_TypeCount____2: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["liftdesk__reporting__home_schemas__TypeCount"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /**
+         * TypeCount
+         * @description How many behaviour alarms of one type.
+         */
+        liftdesk__reporting__driver_behavior__TypeCount: {
+            /** Count */
+            count: number;
+            /**
+             * Kind
+             * @description the event kind (dms_<type>), as the alarm center lists it
+             */
+            kind: string;
+            /**
+             * Type
+             * @description fatigue, phone, smoking, distraction, no_face, camera_blocked, face_mismatch
+             */
+            type: string;
+            /**
+             * Typename
+             * @description the type in the user's language
+             */
+            typeName: string;
+        };
+        /**
+         * TypeCount
+         * @description Vehicles of one type (the ``car_type`` dictionary).
+         */
+        liftdesk__reporting__home_schemas__TypeCount: {
+            /** Cartype */
+            carType: number;
+            /** Cartypename */
+            carTypeName: string;
+            /** Online */
+            online: number;
+            /** Poweredon */
+            poweredOn: number;
+            /** Total */
+            total: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -16029,7 +16308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_list_TypeCount__"];
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_TypeCount____2"];
                 };
             };
             /** @description Validation Error */
@@ -18416,6 +18695,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Track_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "faceRecognitionLog-face_log_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_FaceRecordOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverBehaviorAnalysis-vehicle_face_alarm_type_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BehaviorQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_TypeCount____1"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverBehaviorAnalysis-vehicle_face_alarm_type_count_trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BehaviorQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_DayCounts__"];
                 };
             };
             /** @description Validation Error */
