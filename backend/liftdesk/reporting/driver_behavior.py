@@ -184,7 +184,7 @@ class BehaviorQuery(ReportQuery):
     driver_id: Id | None = Field(default=None, description="one driver (the driver on duty when the alarm began)")
 
 
-class TypeCount(Schema):
+class BehaviorTypeCount(Schema):
     """How many behaviour alarms of one type."""
 
     type: str = Field(description="fatigue, phone, smoking, distraction, no_face, camera_blocked, face_mismatch")
@@ -193,17 +193,17 @@ class TypeCount(Schema):
     count: int
 
 
-class DayCounts(Schema):
+class BehaviorDay(Schema):
     """One day of the trend: every type's count (zeros included) and their total."""
 
     day: Day
     total: int
-    counts: list[TypeCount]
+    counts: list[BehaviorTypeCount]
 
 
-def _counts(by_kind: dict[str, int]) -> list[TypeCount]:
+def _counts(by_kind: dict[str, int]) -> list[BehaviorTypeCount]:
     return [
-        TypeCount(
+        BehaviorTypeCount(
             type=kind.removeprefix("dms_"),
             kind=kind,
             type_name=_label(KIND_LABELS, kind),
@@ -230,13 +230,13 @@ def _alarms(ctx: Ctx, q: BehaviorQuery, period: Period, *columns: Any) -> Any:
     return stmt
 
 
-async def type_counts(ctx: Ctx, q: BehaviorQuery, period: Period) -> Sequence[TypeCount]:
+async def type_counts(ctx: Ctx, q: BehaviorQuery, period: Period) -> Sequence[BehaviorTypeCount]:
     """Every behaviour alarm type with its count over the range (zeros included)."""
     rows = await ctx.session.execute(_alarms(ctx, q, period, Event.kind, func.count()).group_by(Event.kind))
     return _counts({kind: int(n) for kind, n in rows.all()})
 
 
-async def type_trend(ctx: Ctx, q: BehaviorQuery, period: Period) -> Sequence[DayCounts]:
+async def type_trend(ctx: Ctx, q: BehaviorQuery, period: Period) -> Sequence[BehaviorDay]:
     """Per day of the range (local days), every type's count."""
     offset = utc_of(period.start) - datetime.combine(period.start, datetime.min.time())
     days: dict[date, dict[str, int]] = {d: {} for d in period.days}
@@ -245,4 +245,4 @@ async def type_trend(ctx: Ctx, q: BehaviorQuery, period: Period) -> Sequence[Day
         day = (begin - offset).date()
         if day in days:
             days[day][kind] = days[day].get(kind, 0) + 1
-    return [DayCounts(day=d, total=sum(c.values()), counts=_counts(c)) for d, c in days.items()]
+    return [BehaviorDay(day=d, total=sum(c.values()), counts=_counts(c)) for d, c in days.items()]

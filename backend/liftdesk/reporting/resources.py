@@ -58,7 +58,9 @@ FACE_LOG = REGISTRY.register(
         schema_out=FaceRecordOut,
         code=FACE_LOG_MENU,
         label="id",
-        ops={"page": "page"},
+        # ``detail`` is ours (the spec lists the page only): the list's view opens one record, through the same
+        # narrowing as the list (the vehicles the caller may see)
+        ops={"page": "page", "detail": "detail"},
         hooks=FaceLogHooks(),
         default_order=("-device_time",),
         tag="faceRecognitionLog",

@@ -1868,6 +1868,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics/faceRecognitionLog/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** face_log: one row by id */
+        get: operations["faceRecognitionLog-face_log_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics/faceRecognitionLog/page": {
         parameters: {
             query?: never;
@@ -5915,6 +5932,21 @@ export interface components {
             withSoc: number;
         };
         /**
+         * BehaviorDay
+         * @description One day of the trend: every type's count (zeros included) and their total.
+         */
+        BehaviorDay: {
+            /** Counts */
+            counts: components["schemas"]["BehaviorTypeCount"][];
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /** Total */
+            total: number;
+        };
+        /**
          * BehaviorQuery
          * @description The analysis' filters: an organisation branch, a vehicle, a driver and a range of days (at most 31).
          */
@@ -5949,6 +5981,29 @@ export interface components {
              * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
              */
             startTime?: string | null;
+        };
+        /**
+         * BehaviorTypeCount
+         * @description How many behaviour alarms of one type.
+         */
+        BehaviorTypeCount: {
+            /** Count */
+            count: number;
+            /**
+             * Kind
+             * @description the event kind (dms_<type>), as the alarm center lists it
+             */
+            kind: string;
+            /**
+             * Type
+             * @description fatigue, phone, smoking, distraction, no_face, camera_blocked, face_mismatch
+             */
+            type: string;
+            /**
+             * Typename
+             * @description the type in the user's language
+             */
+            typeName: string;
         };
         /** Body_carInfo-vehicle_import_vehicle */
         "Body_carInfo-vehicle_import_vehicle": {
@@ -6447,21 +6502,6 @@ export interface components {
             url: string;
             /** Username */
             username?: string | null;
-        };
-        /**
-         * DayCounts
-         * @description One day of the trend: every type's count (zeros included) and their total.
-         */
-        DayCounts: {
-            /** Counts */
-            counts: components["schemas"]["liftdesk__reporting__driver_behavior__TypeCount"][];
-            /**
-             * Day
-             * @example 2026-11-01
-             */
-            day: string;
-            /** Total */
-            total: number;
         };
         /** DeptCountOut */
         DeptCountOut: {
@@ -10585,6 +10625,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[FaceRecordOut] */
+        R_FaceRecordOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FaceRecordOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[FenceOut] */
         R_FenceOut_: {
             /**
@@ -12376,6 +12435,46 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[BehaviorDay]] */
+        R_list_BehaviorDay__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["BehaviorDay"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[BehaviorTypeCount]] */
+        R_list_BehaviorTypeCount__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["BehaviorTypeCount"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[CarDictItem]] */
         R_list_CarDictItem__: {
             /**
@@ -12425,26 +12524,6 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["CommandOut"][] | null;
-            /**
-             * Msg
-             * @default
-             */
-            msg: string;
-            /**
-             * Success
-             * @default true
-             */
-            success: boolean;
-        };
-        /** R[list[DayCounts]] */
-        R_list_DayCounts__: {
-            /**
-             * Code
-             * @default 200
-             */
-            code: number;
-            /** Data */
-            data?: components["schemas"]["DayCounts"][] | null;
             /**
              * Msg
              * @default
@@ -12885,6 +12964,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["TreeNode"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[TypeCount]] */
+        R_list_TypeCount__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["TypeCount"][] | null;
             /**
              * Msg
              * @default
@@ -14220,6 +14319,22 @@ export interface components {
             time: string;
         };
         /**
+         * TypeCount
+         * @description Vehicles of one type (the ``car_type`` dictionary).
+         */
+        TypeCount: {
+            /** Cartype */
+            carType: number;
+            /** Cartypename */
+            carTypeName: string;
+            /** Online */
+            online: number;
+            /** Poweredon */
+            poweredOn: number;
+            /** Total */
+            total: number;
+        };
+        /**
          * UploadOut
          * @description An uploaded file (``file/upload``): where it is read (``link``, with a token of the tenant), its store's
          *     domain, its key there, the name it was uploaded with and its attachment's id.
@@ -15446,85 +15561,6 @@ export interface components {
              */
             success: boolean;
         };
-        /** R[list[TypeCount]] */
-        liftdesk__core__envelope__R_list_TypeCount____1: {
-            /**
-             * Code
-             * @default 200
-             */
-            code: number;
-            /** Data */
-            data?: components["schemas"]["liftdesk__reporting__driver_behavior__TypeCount"][] | null;
-            /**
-             * Msg
-             * @default
-             */
-            msg: string;
-            /**
-             * Success
-             * @default true
-             */
-            success: boolean;
-        };
-        /** R[list[TypeCount]] */
-        liftdesk__core__envelope__R_list_TypeCount____2: {
-            /**
-             * Code
-             * @default 200
-             */
-            code: number;
-            /** Data */
-            data?: components["schemas"]["liftdesk__reporting__home_schemas__TypeCount"][] | null;
-            /**
-             * Msg
-             * @default
-             */
-            msg: string;
-            /**
-             * Success
-             * @default true
-             */
-            success: boolean;
-        };
-        /**
-         * TypeCount
-         * @description How many behaviour alarms of one type.
-         */
-        liftdesk__reporting__driver_behavior__TypeCount: {
-            /** Count */
-            count: number;
-            /**
-             * Kind
-             * @description the event kind (dms_<type>), as the alarm center lists it
-             */
-            kind: string;
-            /**
-             * Type
-             * @description fatigue, phone, smoking, distraction, no_face, camera_blocked, face_mismatch
-             */
-            type: string;
-            /**
-             * Typename
-             * @description the type in the user's language
-             */
-            typeName: string;
-        };
-        /**
-         * TypeCount
-         * @description Vehicles of one type (the ``car_type`` dictionary).
-         */
-        liftdesk__reporting__home_schemas__TypeCount: {
-            /** Cartype */
-            carType: number;
-            /** Cartypename */
-            carTypeName: string;
-            /** Online */
-            online: number;
-            /** Poweredon */
-            poweredOn: number;
-            /** Total */
-            total: number;
-        };
     };
     responses: never;
     parameters: never;
@@ -16308,7 +16344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_TypeCount____2"];
+                    "application/json": components["schemas"]["R_list_TypeCount__"];
                 };
             };
             /** @description Validation Error */
@@ -18708,6 +18744,29 @@ export interface operations {
             };
         };
     };
+    "faceRecognitionLog-face_log_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FaceRecordOut_"];
+                };
+            };
+        };
+    };
     "faceRecognitionLog-face_log_page": {
         parameters: {
             query?: {
@@ -18765,7 +18824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["liftdesk__core__envelope__R_list_TypeCount____1"];
+                    "application/json": components["schemas"]["R_list_BehaviorTypeCount__"];
                 };
             };
             /** @description Validation Error */
@@ -18798,7 +18857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["R_list_DayCounts__"];
+                    "application/json": components["schemas"]["R_list_BehaviorDay__"];
                 };
             };
             /** @description Validation Error */

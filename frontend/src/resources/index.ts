@@ -22,6 +22,7 @@ import oss, { OSS_PATH } from './system/oss';
 import attach, { ATTACH_PATH } from './system/attach';
 import driverPaper, { PAPER_PATH } from './driver/paper';
 import driverReminder, { REMINDER_PATH } from './driver/reminder';
+import faceLog, { FACE_LOG_PATH } from './driver/faceLog';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -40,6 +41,7 @@ const ReceiveSettings = lazy(() => import('../pages/message/ReceiveSettings'));
 const AlarmRecords = lazy(() => import('../pages/alarm/AlarmRecords'));
 const AbnormalVehicles = lazy(() => import('../pages/alarm/AbnormalVehicles'));
 const FaultCodes = lazy(() => import('../pages/alarm/FaultCodes'));
+const BehaviorAnalysis = lazy(() => import('../pages/vision/BehaviorAnalysis'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -77,6 +79,8 @@ export const PAGES: Record<string, PageEntry> = {
   '/alarm/fault': { kind: 'component', component: FaultCodes },
   [PAPER_PATH]: resource(driverPaper),
   [REMINDER_PATH]: resource(driverReminder),
+  [FACE_LOG_PATH]: resource(faceLog),
+  '/vision/behavior': { kind: 'component', component: BehaviorAnalysis },
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

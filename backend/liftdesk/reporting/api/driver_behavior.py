@@ -14,7 +14,7 @@ declare_series_report(
     summary="Driver behaviour alarms of the driver cameras (fatigue, phone, smoking, distraction, no face, camera "
     "blocked, face mismatch) counted by type over the range, every type listed",
     query=behavior.BehaviorQuery,
-    row=behavior.TypeCount,
+    row=behavior.BehaviorTypeCount,
     fetch=behavior.type_counts,
     max_days=behavior.MAX_DAYS,
     permission=BEHAVIOR_MENU,
@@ -27,7 +27,7 @@ declare_series_report(
     name="face_alarm_type_count_trend",
     summary="Driver behaviour alarms per local day of the range: each type's count and the day's total",
     query=behavior.BehaviorQuery,
-    row=behavior.DayCounts,
+    row=behavior.BehaviorDay,
     fetch=behavior.type_trend,
     max_days=behavior.MAX_DAYS,
     permission=BEHAVIOR_MENU,
