@@ -199,7 +199,7 @@ class Runtime:
         if self.serves_http:
             parts.append(state.live)
         if self.role in ("all", "worker"):
-            parts.append(Jobs(state.db, state.bus))
+            parts.append(Jobs(state.db, state.bus, commands=state.commands))  # with the card lists' daily re-check
             parts.append(ReminderJob(state.db))  # drivers' licence and paper expiry reminders (daily, idempotent)
         for part in parts:
             await part.start()

@@ -99,6 +99,7 @@ ALLOWED: dict[str, dict[str, str]] = {
                 "CommandService._requeue",
                 "CommandService.expire_pending",
                 "CommandService._pending_round",
+                "CommandService._supersede",
             )
         },
         "CommandService.cancel": "filtered by the caller's tenant by hand (Command.tenant_id), after the batch "

@@ -87,6 +87,14 @@ const OWN_FLOW = {
     file: 'papers.test.mjs',
     reason: 'read-only: reminders are written by the daily job (liftdesk remind), listed on the page and the home card, ignored',
   },
+  face_log: {
+    file: 'vision.test.mjs',
+    reason: "read-only: face comparisons come from the terminals' driver cameras through the pipeline; listed and filtered by result",
+  },
+  driver_behavior: {
+    file: 'vision.test.mjs',
+    reason: "an analysis of the driver cameras' behaviour alarms (counts by type, a daily trend), not a list of records",
+  },
 };
 
 /**

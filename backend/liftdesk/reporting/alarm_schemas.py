@@ -63,7 +63,33 @@ KIND_LABELS: dict[str, tuple[str, str]] = {
     "jt808_illegal_ignition": ("非法点火", "Illegal ignition"),
     "jt808_illegal_move": ("非法位移", "Illegal move"),
     "jt808_rollover_warning": ("侧翻预警", "Rollover warning"),
+    # drivers on the vehicle (telemetry/pipeline/drivers.py): a refused IC card, the DMS camera's alarms
+    "card_refused": ("刷卡被拒", "Card refused"),
+    "dms_fatigue": ("疲劳驾驶", "Fatigue"),
+    "dms_phone": ("接打电话", "Phone use"),
+    "dms_smoking": ("抽烟", "Smoking"),
+    "dms_distraction": ("分神驾驶", "Distraction"),
+    "dms_no_face": ("未检测到人脸", "No face"),
+    "dms_camera_blocked": ("摄像头遮挡", "Camera blocked"),
+    "dms_face_mismatch": ("人证不符", "Face mismatch"),
 }
+#: Why a card was refused (``card_refused`` events' ``detail.reason``).
+CARD_REASON_LABELS: dict[str, tuple[str, str]] = {
+    "unknown_card": ("未登记的卡", "unknown card"),
+    "not_authorized": ("未授权本车", "not authorized on this vehicle"),
+    "blacklisted": ("黑名单司机", "driver blacklisted"),
+    "licence_expired": ("驾驶证已过期", "licence expired"),
+}
+
+
+def alarm_info(kind: str, detail: dict[str, object]) -> str | None:
+    """What an alarm says beyond its kind, in the user's language: a refused card's reason and serial."""
+    if kind != "card_refused":
+        return None
+    label = CARD_REASON_LABELS.get(str(detail.get("reason")))
+    reason = (label[1] if current_language() == "en" else label[0]) if label else str(detail.get("reason") or "")
+    card = detail.get("card")
+    return f"{reason} ({card})" if card else reason
 
 
 def kind_label(kind: str) -> str:
@@ -117,6 +143,7 @@ class AlarmRow(Schema):
     limit_value: float | None = Field(default=None, description="the threshold crossed")
     direction: int | None = Field(default=None, description="collision: impact direction in degrees")
     code: str | None = Field(default=None, description="fault: the fault code")
+    info: str | None = Field(default=None, description="card_refused: the reason (user's language) and the card")
     lat: float | None = None
     lon: float | None = None
     driver_name: str | None = None

@@ -45,6 +45,7 @@ from liftdesk.reporting.alarm_schemas import (
     FirstOpen,
     OpenAlarm,
     Reason,
+    alarm_info,
     kind_label,
 )
 from liftdesk.reporting.home import utc_of
@@ -198,6 +199,7 @@ async def alarm_rows(
                 limit_value=shown(e.kind, e.limit_value),
                 direction=int(direction) if isinstance(direction, int | float) else None,
                 code=str(detail["code"]) if detail.get("code") is not None else None,
+                info=alarm_info(e.kind, detail),
                 lat=e.lat,
                 lon=e.lon,
                 driver_name=e.driver_name,

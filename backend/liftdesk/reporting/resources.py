@@ -8,7 +8,10 @@ that menu, exporting it the menu's export button; the vehicle register's menu gi
 
 from __future__ import annotations
 
+from liftdesk.core.registry import REGISTRY, Resource
 from liftdesk.fleet.resources import FICS, VEHICLE
+from liftdesk.reporting.driver_behavior import FaceLogHooks, FaceRecordIn, FaceRecordOut
+from liftdesk.telemetry.models import FaceRecord
 
 #: The resource the reports are declared on (its scope and data rule).
 REPORTS = VEHICLE
@@ -37,3 +40,29 @@ ALARM_EXPORT_PREFIX = "/api/liftdesk/alarm"
 ABNORMAL_PREFIX = f"{FICS}/abnormal"
 FAULT_PREFIX = f"{FICS}/faultCode"
 ALARM_TAG = "alarm"
+
+#: 司机行为 (drivers on the vehicle, ``reporting/driver_behavior.py``): the face recognition log (its own resource,
+#: read-only, its data rule on the vehicle's organisation) and the behaviour analysis (reports of the vehicles).
+FACE_LOG_MENU = "face_log"
+BEHAVIOR_MENU = "driver_behavior"
+BEHAVIOR_PREFIX = "/api/blade-fics/fics/driverBehaviorAnalysis"
+BEHAVIOR_TAG = "driverBehaviorAnalysis"
+
+FACE_LOG = REGISTRY.register(
+    Resource(
+        name="face_log",
+        model=FaceRecord,
+        prefix="/api/blade-fics/faceRecognitionLog",
+        # read-only: face comparisons are written by the pipeline from the terminals' reports, never submitted
+        schema_in=FaceRecordIn,
+        schema_out=FaceRecordOut,
+        code=FACE_LOG_MENU,
+        label="id",
+        # ``detail`` is ours (the spec lists the page only): the list's view opens one record, through the same
+        # narrowing as the list (the vehicles the caller may see)
+        ops={"page": "page", "detail": "detail"},
+        hooks=FaceLogHooks(),
+        default_order=("-device_time",),
+        tag="faceRecognitionLog",
+    )
+)

@@ -27,6 +27,7 @@ look-ups and one batched INSERT; a failure is logged and never fails the telemet
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -101,6 +102,21 @@ _KIND_WORDS: dict[str, str] = {
     "battery_liquid_level": "电池液位低",
     "jt808_overspeed": "终端超速",
     "terminal_clock": "终端时钟异常",
+    "card_refused": "刷卡被拒",
+    "dms_fatigue": "疲劳驾驶",
+    "dms_phone": "接打电话",
+    "dms_smoking": "抽烟",
+    "dms_distraction": "分神驾驶",
+    "dms_no_face": "未检测到人脸",
+    "dms_camera_blocked": "摄像头遮挡",
+    "dms_face_mismatch": "人证不符",
+}
+#: Why a card was refused (``card_refused`` events, telemetry/pipeline/drivers.py), in the message's words.
+_REASON_WORDS: dict[str, str] = {
+    "unknown_card": "未登记的卡",
+    "not_authorized": "未授权本车",
+    "blacklisted": "黑名单司机",
+    "licence_expired": "驾驶证已过期",
 }
 
 
@@ -109,6 +125,18 @@ def alarm_type(kind: str) -> int:
     if kind in _KIND_TYPES:
         return _KIND_TYPES[kind]
     return 5 if kind.startswith("battery") else 8
+
+
+def _reason(event: Mapping[str, Any]) -> str:
+    """A refused card's reason and serial, for the message (nothing for other alarms)."""
+    if event.get("kind") != "card_refused":
+        return ""
+    try:
+        detail = json.loads(str(event.get("detail") or "{}"))
+    except ValueError:
+        return ""
+    reason = _REASON_WORDS.get(str(detail.get("reason")), str(detail.get("reason") or ""))
+    return f" (原因: {reason}, 卡号 {detail.get('card') or '-'})"
 
 
 def alarm_words(kind: str) -> str:
@@ -295,6 +323,7 @@ async def _alarm_messages(session: AsyncSession, events: Sequence[Mapping[str, A
         content = f"车辆 {plate or e['vehicle_id']} {alarm_words(str(e['kind']))}报警"
         if e.get("value") is not None and e.get("limit_value") is not None:
             content += f" (值 {float(e['value']):g}, 阈值 {float(e['limit_value']):g})"
+        content += _reason(e)
         if e.get("driver_name"):
             content += f", 司机 {e['driver_name']}"
         for uid in users:

@@ -117,6 +117,10 @@ MENUS: list[MenuSpec] = [
             # papers (fleet/papers.py, fleet/reminders.py)
             ("driver_paper", "司机证件", "driverPaper", "/driver/paper", "iconfont icon-idcard", 3, []),
             ("driver_reminder", "到期提醒", "driverReminder", "/driver/reminder", "iconfont icon-bell", 4, []),
+            # drivers on the vehicle: the driver cameras' face comparisons and the behaviour alarms analysis
+            # (reporting/driver_behavior.py); read only
+            ("face_log", "人脸识别记录", "faceLog", "/vision/face", "iconfont icon-camera", 5, []),
+            ("driver_behavior", "司机行为分析", "driverBehavior", "/vision/behavior", "iconfont icon-bar-chart", 6, []),
         ],
     ),
     (
@@ -314,6 +318,9 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
         ("delete", "删除", 3, 4),
         ("audit", "审核", 3, 5),
     ],
+    # the face log and the behaviour analysis are read, never changed (written from the terminals' reports)
+    "face_log": [("view", "查看", 2, 1)],
+    "driver_behavior": [("view", "查看", 2, 1)],
 }
 
 
@@ -465,7 +472,7 @@ ADMIN_MENU_CODES = frozenset(
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
     | {"desk", "message", "notice", "msg_receive"}
     | {"resource", "oss", "attach"}
-    | {"driver_manage", "driver", "driver_apply", "driver_paper", "driver_reminder"}
+    | {"driver_manage", "driver", "driver_apply", "driver_paper", "driver_reminder", "face_log", "driver_behavior"}
 )
 
 #: Menus the tenant administrator role sees without their add / edit / delete buttons: platform tables it reads

@@ -1,4 +1,5 @@
-"""Scheduled work of the telemetry context: offline detection and retention.
+"""Scheduled work of the telemetry context: offline detection, retention and the daily re-check of the card lists
+(``telemetry.cards.reconcile_card_lists``).
 
 Both tell the rest of the system on the bus once committed: the pipeline (which caches vehicle contexts and
 partitions) and the live feed must hear of an offline alarm or of dropped months, also when the jobs run in another
@@ -22,6 +23,7 @@ from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Vehicle
 from liftdesk.system.messages import alarm_messages
 from liftdesk.system.models import Tenant
+from liftdesk.telemetry.cards import reconcile_card_lists
 from liftdesk.telemetry.models import Event, VehicleState
 from liftdesk.telemetry.rules import Thresholds, tenant_thresholds
 from liftdesk.telemetry.store import PartitionKeeper, month_start, retention_cut, retention_start
@@ -149,15 +151,18 @@ async def apply_retention(db: Database, today: date | None = None, bus: Bus | No
 class Jobs:
     """Runs the jobs on a fixed period inside the server process."""
 
-    def __init__(self, db: Database, bus: Bus | None = None, period_s: float = 3600.0) -> None:
+    def __init__(self, db: Database, bus: Bus | None = None, period_s: float = 3600.0, commands: Any = None) -> None:
         self.db = db
         self.bus = bus
+        self.commands = commands  # the command service the card lists are queued through (None: not re-checked)
         self.period_s = period_s
         self._task: asyncio.Task[None] | None = None
 
     async def run_once(self) -> None:
         opened = await mark_offline(self.db, self.bus)
         dropped = await apply_retention(self.db, bus=self.bus)
+        if self.commands is not None:
+            await reconcile_card_lists(self.db, self.commands)
         if opened or dropped:
             log.info("jobs: %d vehicles marked offline, %d partitions dropped", opened, len(dropped))
 

@@ -82,15 +82,47 @@ class CanFrame:
 
 @dataclass(frozen=True, slots=True)
 class DriverChange:
-    """Who is on duty from now on (``name`` None: the card was pulled)."""
+    """A driver identity report (JT/T 808 0x0702, MQTT ``driver``): a card presented (``card``: its serial, what the
+    reader reports; the platform checks it, ``pipeline.drivers``) or pulled (``inserted`` False: nobody on duty).
+    ``time``: the report's time (naive UTC; None: when it was received); ``name``: what the card itself says (kept
+    for the record: the platform names the driver from its own records)."""
 
-    name: str | None
+    card: str | None
+    inserted: bool = True
+    time: datetime | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSeen:
+    """A face comparison a terminal made (0x0900 type 0xF2, MQTT ``face``): ``result`` 0 matched (``card``: the card
+    serial of the driver matched), 1 no match, 2 no face; ``similarity`` percent; ``trigger`` 0 power-on,
+    1 periodic, 2 card inserted, 3 platform request; ``photo`` the terminal's reference of the picture."""
+
+    time: datetime | None
+    result: int
+    similarity: float | None = None
+    card: str | None = None
+    trigger: int = 1
+    photo: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Behavior:
+    """A driver behaviour alarm of the DMS camera (0x0900 type 0xF3, MQTT ``dms``): ``kind`` an event kind of
+    ``pipeline.drivers.DMS_KINDS`` (``dms_fatigue`` ...), ``level`` 1-2."""
+
+    time: datetime | None
+    kind: str
+    level: int = 1
+    photo: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Report:
     """What one terminal sent in one message: one fix, or a batch (0x0704, possibly blind-zone backfill); or a
-    driver change, which goes through the pipeline's queue so that it takes its place among the positions."""
+    driver change, CAN frames or what the driver camera saw, which go through the pipeline's queue so that they take
+    their place among the positions."""
 
     device: str
     fixes: tuple[Fix, ...]
@@ -99,6 +131,7 @@ class Report:
     source: str = "jt808"
     driver: DriverChange | None = None
     can: tuple[CanFrame, ...] = ()  # CAN frames (dated ``received_at``): the latest value per id is kept
+    vision: tuple[FaceSeen | Behavior, ...] = ()  # what the driver camera saw (face log, behaviour alarms)
 
 
 class UnknownDevice(Exception):

@@ -53,6 +53,9 @@ class Position(Base):
     mileage_km: Mapped[float | None] = mapped_column(Float)
     load_kg: Mapped[float | None] = mapped_column(Float)
     extra: Mapped[str | None] = mapped_column(Text)
+    #: The driver on duty when the position was taken: the card of the last identity report the platform accepted
+    #: (``pipeline.drivers``), until a card-out or a power-off; null when nobody's card was accepted (migration 0019).
+    driver_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class VehicleState(TenantMixin, Base):
@@ -89,6 +92,8 @@ class VehicleState(TenantMixin, Base):
     last_seen: Mapped[datetime | None]
     driver_name: Mapped[str | None] = mapped_column(String(64))
     driver_card: Mapped[str | None] = mapped_column(String(32))
+    #: The driver whose card the platform accepted (``pipeline.drivers``); null when no card was accepted (0019).
+    driver_id: Mapped[int | None] = mapped_column(BigInteger)
     open_events: Mapped[str | None] = mapped_column(Text)  # JSON: kind -> event id of alarms in progress
     extra: Mapped[str | None] = mapped_column(Text)
     #: The time the terminal's wrong clock gave its latest report (migration 0008); null while its clock is right.
@@ -120,6 +125,8 @@ class Event(IdMixin, TenantMixin, Base):
     driver_name: Mapped[str | None] = mapped_column(String(64))
     detail: Mapped[str | None] = mapped_column(Text)
     create_time: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The driver on duty when it began (migration 0019): per-driver alarm counts (behaviour analysis).
+    driver_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class DailyStat(TenantMixin, Base):
@@ -169,3 +176,28 @@ class Command(IdMixin, TenantMixin, Base):
     sent_time: Mapped[datetime | None]
     done_time: Mapped[datetime | None]
     expire_time: Mapped[datetime | None]
+
+
+class FaceRecord(IdMixin, TenantMixin, Base):
+    """One face comparison a terminal made (``faceRecognitionLog``): the face in front of the camera compared with
+    the drivers' face templates the terminal holds (docs/protocol.md §4.2 type 0xF2, docs/mqtt.md ``face``).
+
+    ``result`` 0 matched (``driver_id`` the driver whose card serial the terminal named), 1 no match, 2 no face
+    in view; ``similarity`` 0-100 %; ``photo`` the terminal's reference of the picture (optional);
+    ``trigger`` why it compared: 0 power-on, 1 periodic, 2 card inserted, 3 asked by the platform.
+    ``mechanism_id`` / ``create_dept``: the vehicle's organisation when it was stored (data scopes)."""
+
+    __tablename__ = "fics_face_record"
+    __table_args__ = (Index("ix_fics_face_record_vehicle_time", "vehicle_id", "device_time"),)
+    vehicle_id: Mapped[int] = mapped_column(BigInteger)
+    mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    create_dept: Mapped[int | None] = mapped_column(BigInteger)
+    device_number: Mapped[str | None] = mapped_column(String(20))
+    driver_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    card_serial: Mapped[str | None] = mapped_column(String(10))
+    result: Mapped[int] = mapped_column(default=0, index=True)
+    similarity: Mapped[float | None] = mapped_column(Float)
+    trigger: Mapped[int] = mapped_column(default=0)
+    photo: Mapped[str | None] = mapped_column(String(255))
+    device_time: Mapped[datetime] = mapped_column(index=True)
+    create_time: Mapped[datetime] = mapped_column(default=utcnow)

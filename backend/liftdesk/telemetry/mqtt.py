@@ -3,7 +3,8 @@
 Topics (``<prefix>`` is ``liftdesk``):
 
 * ``<prefix>/<device>/telemetry`` (terminal → platform): one fix, a list, or ``{"fixes": [...], "backfill": bool}``
-* ``<prefix>/<device>/events`` (terminal → platform): ``{"type": "online" | "offline" | "driver" | ...}``
+* ``<prefix>/<device>/events`` (terminal → platform): ``{"type": "online" | "offline" | "driver" | "face" | "dms" |
+  ...}`` (the driver's events: :mod:`.mqtt_events`)
 * ``<prefix>/<device>/reply`` (terminal → platform): ``{"commandId", "result", "data"}``
 * ``<prefix>/<device>/command`` (platform → terminal): ``{"commandId", "name", "msgId", "payload"}``
 
@@ -36,8 +37,8 @@ from liftdesk.core.bus import Bus
 from liftdesk.core.db import Database, utcnow
 from liftdesk.telemetry.commands import CommandService, OutboundCommand
 from liftdesk.telemetry.gateway.payloads import TelemetryIn
-from liftdesk.telemetry.gateway.state import set_driver
 from liftdesk.telemetry.messages import CanFrame, Report, UnknownDevice
+from liftdesk.telemetry.mqtt_events import driver_change, vision_item
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import Known, TerminalService
 
@@ -334,10 +335,14 @@ class MqttAdapter:
             self._detach(device)
             await self.terminals.set_online(device, False)
         elif kind == "driver":
-            card_in = data.get("status", "in") != "out"
-            name = data.get("name") if card_in and isinstance(data.get("name"), str) else None
-            card = data.get("card") if card_in and isinstance(data.get("card"), str) else None
-            await set_driver(self.db, self.pipeline, device, known.tenant_id, known.vehicle_id, name, card)
+            await self.pipeline.set_driver(device, driver_change(data))
+        elif kind in ("face", "dms"):
+            item = vision_item(data)
+            if item is None:
+                self.rejected += 1
+                log.warning("MQTT %s event from %s not valid, dropped", kind, device)
+                return True
+            await self.pipeline.submit(Report(device, (), utcnow(), source=PROTOCOL, vision=(item,)))
         elif kind == "can":
             frames = can_frames(data.get("frames"))
             if frames is None:

@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.db import Database, retrying, utcnow
 from liftdesk.telemetry.messages import Fix
-from liftdesk.telemetry.models import DailyStat, Event, Position, VehicleState
+from liftdesk.telemetry.models import DailyStat, Event, FaceRecord, Position, VehicleState
 
 if TYPE_CHECKING:
     from liftdesk.telemetry.pipeline.context import Batch, PositionRow, VehicleCtx
@@ -50,6 +50,7 @@ POSITION_COLUMNS = (
     "mileage_km",
     "load_kg",
     "extra",
+    "driver_id",
 )
 DAILY_SUMS = (
     "boot_s",
@@ -214,6 +215,8 @@ class TelemetryStore:
                 await s.execute(insert(Event), batch.new_events)
             for closed in batch.closed_events:
                 await self.close_event(s, closed)
+            if batch.faces:
+                await s.execute(insert(FaceRecord), batch.faces)
             if batch.daily:
                 # rows in key order, as every writer of many rows takes them: fewer deadlocks to lose
                 await self._daily(s, sorted(batch.daily.values(), key=lambda r: (r["vehicle_id"], r["day"])))
@@ -311,10 +314,12 @@ class TelemetryStore:
         plausible fix (what a restarted pipeline goes on from) is kept in ``extra["plain"]``."""
         now = utcnow()
         rows = []
+        bare: list[VehicleCtx] = []
         for v in ctxs:
             last, fault = v.last, v.clock
             fix = fault.fix if fault is not None else last
             if fix is None:
+                bare.append(v)  # no report yet (a card presented first): its driver only
                 continue
             bat = fix.battery
             # the last valid position: a fix without GNSS does not move the vehicle
@@ -355,11 +360,15 @@ class TelemetryStore:
                     "online": True,
                     "last_seen": now,
                     "driver_name": v.driver_name,
+                    "driver_id": v.driver_id,
+                    "driver_card": v.driver_card,
                     "extra": json.dumps(extra),
                     "open_events": open_events_json(v),
                     "clock_fault_time": fault.fix.time if fault is not None else None,
                 }
             )
+        if bare:
+            await self._drivers_only(s, bare)
         if not rows:
             return
         keep = [c for c in rows[0] if c not in ("vehicle_id", "tenant_id")]
@@ -368,6 +377,28 @@ class TelemetryStore:
             await self._upsert(s, VehicleState.__tablename__, rows, "vehicle_id", sets)
             return
         stmt = self._insert(VehicleState)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["vehicle_id"], set_={c: getattr(stmt.excluded, c) for c in keep}
+        )
+        await s.execute(stmt, rows)
+
+    async def _drivers_only(self, s: AsyncSession, ctxs: list[VehicleCtx]) -> None:
+        """The driver of vehicles whose terminal has sent no fix yet (a card presented before any position)."""
+        rows = [
+            {
+                "vehicle_id": v.vehicle_id,
+                "tenant_id": v.tenant_id,
+                "mechanism_id": v.mechanism_id,
+                "device_number": v.device,
+                "driver_id": v.driver_id,
+                "driver_name": v.driver_name,
+                "driver_card": v.driver_card,
+                "open_events": open_events_json(v),
+            }
+            for v in ctxs
+        ]
+        stmt = self._insert(VehicleState)
+        keep = ("driver_id", "driver_name", "driver_card", "open_events")
         stmt = stmt.on_conflict_do_update(
             index_elements=["vehicle_id"], set_={c: getattr(stmt.excluded, c) for c in keep}
         )

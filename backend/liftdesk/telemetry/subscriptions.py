@@ -5,6 +5,8 @@
 - Vehicle lists carry the live state (online, powered, locked, position, mileage, hours worked).
 - A fence is refused when a terminal could not hold its area; area changes are queued as terminal commands once
   the transaction has committed (audited with the caller).
+- When the cards a vehicle accepts change (an authorization, a card, a licence, a blacklist, a driver removed), its
+  card list is queued for its terminal once the transaction has committed (``telemetry.cards``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from liftdesk.core.i18n import t
 from liftdesk.fleet.geometry import CIRCLE
 from liftdesk.fleet.models import Fence, Vehicle
 from liftdesk.fleet.service import (
+    DRIVER_CARDS_CHANGED,
     FENCE_AREAS,
     FENCE_CHECKING,
     VEHICLE_REMOVING,
@@ -29,6 +32,7 @@ from liftdesk.fleet.service import (
     VEHICLES_LISTED,
     AreaChange,
 )
+from liftdesk.telemetry.cards import queue_card_lists
 from liftdesk.telemetry.commands import validate as validate_command
 from liftdesk.telemetry.fences import delete_area_command, set_area_command
 from liftdesk.telemetry.models import DailyStat, Terminal, VehicleState
@@ -139,3 +143,21 @@ async def queue_area_commands(ctx: Ctx, changes: Sequence[AreaChange]) -> None:
                 log.exception("area command %s for %s not queued", name, device)
 
     ctx.after_commit.append(send)
+
+
+@on(DRIVER_CARDS_CHANGED)
+async def queue_card_list_commands(ctx: Ctx, vehicle_ids: Sequence[int | str]) -> None:
+    """The lists are computed from the committed rows (not from this transaction's view, which a concurrent change
+    would not be in) and queued through the command service, audited with the caller. Only the caller's tenant's
+    vehicles: an id of another tenant finds no vehicle."""
+    ids = {int(v) for v in vehicle_ids}
+    tenant_id, user_id = ctx.scope.tenant_id, ctx.principal.user_id
+
+    async def send(state: Any) -> None:
+        service = getattr(state, "commands", None)
+        if service is None:  # no command service in this context (a unit test, a script)
+            return
+        await queue_card_lists(state.db, service, tenant_id, ids, user_id)
+
+    if ids:
+        ctx.after_commit.append(send)

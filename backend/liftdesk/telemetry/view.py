@@ -77,7 +77,9 @@ class LiveVehicle(Message):
     lock_level: int | None = None
     #: kinds of the alarms in progress (collision, speeding, overload, fence_in, battery_low_voltage ...)
     alarms: list[str] = Field(default_factory=list)
+    #: the driver whose card the platform accepted (their name from the platform's records); null: nobody on duty
     driver_name: str | None = None
+    driver_id: Id | None = None
     clock_fault: bool = False
     clock_fault_time: Time | None = None
     #: the latest frame of each CAN id the terminal passed on: id (hex) → {data (hex), channel, time}
@@ -117,6 +119,7 @@ def live_state(car: Vehicle, st: VehicleState | None) -> LiveVehicle:
             "lock_level": st.lock_level,
             "alarms": alarm_kinds(json.loads(st.open_events or "{}")),
             "driver_name": st.driver_name,
+            "driver_id": st.driver_id,
             "clock_fault": st.clock_fault_time is not None,
             "clock_fault_time": st.clock_fault_time,
             "can": json.loads(st.extra or "{}").get("can", {}),

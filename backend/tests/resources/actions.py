@@ -73,11 +73,13 @@ def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
         actions_reporting,
         actions_system,
         actions_transfer,
+        actions_vision,
     )
 
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
-    for module in (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers, actions_drivers):
+    modules = (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers, actions_drivers)
+    for module in (*modules, actions_vision):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

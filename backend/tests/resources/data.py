@@ -264,6 +264,11 @@ EXEMPTIONS: dict[str, str] = {
         "updated or removed; the page, its filters, days left, ignore, 401, 403 and tenant isolation are in "
         "tests/fleet/test_reminders.py and test_actions.py"
     ),
+    "face_log": (
+        "read-only: face comparisons are written by the pipeline from the terminals' reports (0x0900 type 0xF2, MQTT "
+        "face), never submitted, updated or removed; the page, its filters and their refusals, 401, 403, another "
+        "tenant and the data scope are in tests/reporting/test_driver_behavior.py"
+    ),
     "map_setting": (
         "one row per tenant, served by its actions only (no generated operations): read, save, upload, remove and "
         "the image, with 401, 403 and tenant isolation, are in tests/system/test_map_setting.py and test_actions.py"

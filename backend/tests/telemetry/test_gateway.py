@@ -59,9 +59,10 @@ from liftdesk.telemetry.commands import CommandService
 from liftdesk.telemetry.gateway import Gateway, device_of
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
 from liftdesk.telemetry.messages import STATUS_FIX, Report
-from liftdesk.telemetry.models import Position, Terminal, VehicleState
+from liftdesk.telemetry.models import Event, Position, Terminal, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
+from tests.telemetry.driver_fixtures import add_driver
 
 V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
 #: A recent whole hour: the pipeline does not store positions older than their tenant's retention period.
@@ -607,23 +608,44 @@ async def test_sub_packaged_batch_is_reassembled_and_each_package_acknowledged(s
     assert len(await positions(stack.db, vid)) == 12
 
 
-async def test_driver_identity_is_stored_on_the_vehicle_state(stack: Stack) -> None:
+async def test_driver_identity_is_checked_and_stored_on_the_vehicle_state(stack: Stack) -> None:
+    """The card's serial (certificate number field) names the platform's driver; an unknown card names nobody and
+    raises ``card_refused``; a card-out clears the driver. Each report is acknowledged once stored."""
     vid, device = await add_vehicle(stack.db)
+    driver = await add_driver(stack.db, vehicles=(vid,), name="张三")
     client = await online(stack, device)
     try:
         assert await ack(client, loc(0)) == 0
         card_in = DriverIdentity(
-            CardStatus.INSERTED, T0, CardReadResult.SUCCESS, "张三", "330100199001011234", "杭州", None
+            CardStatus.INSERTED, T0, CardReadResult.SUCCESS, "卡上的名字", driver["serial"], "杭州", None
         )
         assert await ack(client, card_in) == 0
         st = await state(stack.db, vid)
-        assert st is not None and (st.driver_name, st.driver_card) == ("张三", "330100199001011234")
-        assert await ack(client, loc(5)) == 0  # the pipeline keeps the name
+        assert st is not None and (st.driver_name, st.driver_card, st.driver_id) == (
+            "张三",
+            driver["serial"],
+            driver["id"],
+        )
+        assert await ack(client, loc(5)) == 0  # the pipeline keeps the driver
         st = await state(stack.db, vid)
         assert st is not None and st.driver_name == "张三"
+        assert (await positions(stack.db, vid))[-1].driver_id == driver["id"]
         assert await ack(client, DriverIdentity(CardStatus.REMOVED, T0 + timedelta(seconds=9))) == 0
         st = await state(stack.db, vid)
-        assert st is not None and (st.driver_name, st.driver_card) == (None, None)
+        assert st is not None and (st.driver_name, st.driver_card, st.driver_id) == (None, None, None)
+        stranger = DriverIdentity(
+            CardStatus.INSERTED, T0, CardReadResult.SUCCESS, "张三", "330100199001011234", "", None
+        )
+        assert await ack(client, stranger) == 0
+        st = await state(stack.db, vid)
+        assert st is not None and st.driver_name is None, "a card the platform does not know names nobody"
+        async with stack.db.sessionmaker() as s:
+            refused = (
+                (await s.execute(select(Event).where(Event.vehicle_id == vid, Event.kind == "card_refused")))
+                .scalars()
+                .all()
+            )
+        assert [json.loads(e.detail or "{}")["reason"] for e in refused] == ["unknown_card"]
     finally:
         await client.close()
 

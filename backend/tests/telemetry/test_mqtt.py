@@ -17,7 +17,7 @@ from typing import Any
 
 import aiomqtt
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 from test_gateway import add_vehicle, positions, state, terminal_row
 
 from liftdesk.core.bus import LocalBus
@@ -25,10 +25,11 @@ from liftdesk.core.db import Database
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.commands import ACKNOWLEDGED, FAILED, PENDING, CommandService
 from liftdesk.telemetry.messages import Report
-from liftdesk.telemetry.models import Terminal
+from liftdesk.telemetry.models import Event, FaceRecord, Terminal
 from liftdesk.telemetry.mqtt import BrokerAddress, MqttAdapter
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
+from tests.telemetry.driver_fixtures import add_driver
 
 BROKER = os.environ.get("LIFTDESK_TEST_MQTT", "mqtt://127.0.0.1:1883")
 T0 = (datetime.now(UTC) - timedelta(days=3)).replace(minute=0, second=0, microsecond=0)  # within retention
@@ -352,15 +353,36 @@ async def test_can_event_keeps_the_latest_value_of_each_id(mqtt: Mqtt, device_cl
 
 async def test_driver_event_sets_the_driver_on_duty(mqtt: Mqtt, device_client: aiomqtt.Client) -> None:
     vid, device = await add_vehicle(mqtt.db)
+    driver = await add_driver(mqtt.db, vehicles=(vid,), name="李四")
     await publish(device_client, mqtt.topic(device, "telemetry"), fix(0))
-    await publish(device_client, mqtt.topic(device, "events"), {"type": "driver", "name": "李四", "card": "C-77"})
+    event = {"type": "driver", "name": "卡面", "card": driver["serial"]}
+    await publish(device_client, mqtt.topic(device, "events"), event)
     await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 2, WAIT)
     st = await state(mqtt.db, vid)
-    assert st is not None and (st.driver_name, st.driver_card) == ("李四", "C-77")
+    assert st is not None and (st.driver_name, st.driver_card, st.driver_id) == ("李四", driver["serial"], driver["id"])
     await publish(device_client, mqtt.topic(device, "events"), {"type": "driver", "status": "out"})
     await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 3, WAIT)
     st = await state(mqtt.db, vid)
     assert st is not None and st.driver_name is None
+
+
+async def test_face_and_dms_events_reach_the_face_log_and_the_alarms(mqtt: Mqtt, device_client: aiomqtt.Client) -> None:
+    vid, device = await add_vehicle(mqtt.db)
+    driver = await add_driver(mqtt.db, vehicles=(vid,))
+    topic = mqtt.topic(device, "events")
+    at = "2026-03-02T09:00:00+08:00"
+    face = {"type": "face", "result": "matched", "similarity": 96.5, "card": driver["serial"], "time": at}
+    await publish(device_client, topic, face)
+    await publish(device_client, topic, {"type": "dms", "alarm": "phone", "level": 2, "time": at, "photo": "p/1.jpg"})
+    await publish(device_client, topic, {"type": "dms", "alarm": "juggling"})  # not a behaviour alarm: refused
+    await mqtt.adapter.until(lambda: mqtt.adapter.processed >= 3, WAIT)
+    async with mqtt.db.sessionmaker() as s:
+        faces = (await s.execute(select(FaceRecord).where(FaceRecord.vehicle_id == vid))).scalars().all()
+        alarms = (await s.execute(select(Event).where(Event.vehicle_id == vid))).scalars().all()
+    assert [(f.result, f.similarity, f.driver_id) for f in faces] == [(0, 96.5, driver["id"])]
+    assert faces[0].device_time == datetime(2026, 3, 2, 1, 0)
+    assert [(e.kind, e.level, json.loads(e.detail or "{}")) for e in alarms] == [("dms_phone", 2, {"photo": "p/1.jpg"})]
+    assert mqtt.adapter.rejected == 1
 
 
 def test_broker_urls() -> None:

@@ -20,6 +20,7 @@ from liftdesk.telemetry.models import DailyStat, Event, Position, Terminal, Vehi
 from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
 from liftdesk.telemetry.rules import collision_level
 from tests.conftest import tenant_thresholds
+from tests.telemetry.driver_fixtures import add_driver
 
 T0 = datetime(2026, 3, 2, 1, 0, 0)  # 09:00 in UTC+8
 OFF = 0
@@ -221,26 +222,41 @@ async def test_thresholds_are_configurable_per_tenant(db: Database) -> None:
 
 async def test_a_driver_change_takes_its_place_among_the_positions(db: Database) -> None:
     """Positions before a card swipe are the previous driver's, those after the new one's; the state ends with the
-    new name even when the change and the positions share one batch (nothing writes the old name back)."""
+    new driver even when the change and the positions share one batch (nothing writes the old one back)."""
     vid, dev = await vehicle(db)
+    zhang = await add_driver(db, vehicles=(vid,), name="张三")
+    li = await add_driver(db, vehicles=(vid,), name="李四")
     p = Pipeline(db, LocalBus())
     await p.process([report(dev, fix(0))])
     await p.process(
         [
-            Report(dev, (), T0, driver=DriverChange("张三")),
+            Report(dev, (), T0, driver=DriverChange(zhang["serial"], time=T0)),
             report(dev, fix(10, impact_g=9.0)),
-            Report(dev, (), T0, driver=DriverChange("李四")),
+            Report(dev, (), T0, driver=DriverChange(li["serial"], time=T0)),
             report(dev, fix(20, impact_g=9.5)),
         ]
     )
-    assert [(e.kind, e.driver_name) for e in await events(db, vid)] == [("collision", "张三"), ("collision", "李四")]
+    assert [(e.kind, e.driver_name, e.driver_id) for e in await events(db, vid)] == [
+        ("collision", "张三", zhang["id"]),
+        ("collision", "李四", li["id"]),
+    ]
     async with db.sessionmaker() as s:
         st = await s.get(VehicleState, vid)
-    assert st is not None and st.driver_name == "李四"
-    await p.set_driver(dev, None)  # card pulled, through the running writer
+        drivers = (
+            (
+                await s.execute(
+                    select(Position.driver_id).where(Position.vehicle_id == vid).order_by(Position.device_time)
+                )
+            )
+            .scalars()
+            .all()
+        )
+    assert st is not None and (st.driver_name, st.driver_id, st.driver_card) == ("李四", li["id"], li["serial"])
+    assert drivers == [None, zhang["id"], li["id"]], "each position names the driver on duty when it was taken"
+    await p.set_driver(dev, DriverChange(None, inserted=False))  # card pulled, through the running writer
     async with db.sessionmaker() as s:
         st = await s.get(VehicleState, vid)
-    assert st is not None and st.driver_name is None
+    assert st is not None and (st.driver_name, st.driver_id) == (None, None)
     await p.stop()
 
 
@@ -305,7 +321,7 @@ async def test_an_unbound_terminal_fails_its_own_submission_only(db: Database) -
         assert isinstance(results[1], UnknownDevice) and results[1].devices == frozenset({unbound})
         assert await positions(db, vid) == 2, "the bound terminal's fixes of both submissions are stored"
         with pytest.raises(UnknownDevice):
-            await p.set_driver(unbound, "张三")  # a driver change has nowhere to go either
+            await p.set_driver(unbound, DriverChange("0123456789"))  # a driver change has nowhere to go either
     finally:
         await p.stop()
     with pytest.raises(UnknownDevice):

@@ -275,10 +275,10 @@ async def _equal(read: Callable[[], Awaitable[str]], expected: str) -> bool:
 @pytest.mark.parametrize(
     ("role", "parts", "recovers"),
     [
-        ("all", {"LocalBus", "Pipeline", "LiveHub", "Jobs", "CommandService", "Gateway"}, True),
+        ("all", {"LocalBus", "Pipeline", "LiveHub", "Jobs", "ReminderJob", "CommandService", "Gateway"}, True),
         ("api", {"LocalBus", "Pipeline", "LiveHub", "CommandService"}, False),
         ("gateway", {"LocalBus", "Pipeline", "CommandService", "Gateway"}, True),
-        ("worker", {"LocalBus", "Jobs"}, False),
+        ("worker", {"LocalBus", "Jobs", "ReminderJob"}, False),
     ],
 )
 async def test_each_role_runs_its_own_parts(tmp_path: Path, role: str, parts: set[str], recovers: bool) -> None:

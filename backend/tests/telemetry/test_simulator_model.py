@@ -11,11 +11,16 @@ from liftdesk.telemetry.codecs.jt808 import (
     AlarmFlag,
     CardStatus,
     ChargeState,
+    DriverIdentity,
+    FaceComparison,
+    FaceResult,
+    FaceTrigger,
     ForkliftStatus,
     Jt808Version,
     Location,
     ParamId,
     ParamItem,
+    PassThrough,
     StatusFlag,
     decode_location,
     encode_location,
@@ -165,9 +170,19 @@ def test_shift_start_logs_the_driver_in_and_shift_end_out() -> None:
     while model.t < MONDAY + 86400:
         model.advance(model.t + 60)
         events += model.take_events()
-    assert [e.status for e in events] == [CardStatus.INSERTED, CardStatus.REMOVED]
-    card_in = events[0]
-    assert card_in.driver_name and card_in.certificate_no and card_in.certificate_expiry
+    cards = [e for e in events if isinstance(e, DriverIdentity)]
+    # the card goes in at the shift's start, is read again at each power-on after a break (power-off ended the
+    # duty on the platform), and comes out at the end
+    assert cards[0].status == CardStatus.INSERTED and cards[-1].status == CardStatus.REMOVED
+    assert {c.status for c in cards[1:-1]} <= {CardStatus.INSERTED}
+    assert len({c.certificate_no for c in cards[:-1]}) == 1
+    card_in = cards[0]
+    assert card_in.driver_name and card_in.certificate_expiry
+    assert card_in.certificate_no and len(card_in.certificate_no) == 10 and card_in.certificate_no.isdigit()
+    faces = [e.liftdesk for e in events if isinstance(e, PassThrough) and isinstance(e.liftdesk, FaceComparison)]
+    assert [(f.result, f.serial, f.trigger) for f in faces] == [
+        (FaceResult.MATCHED, card_in.certificate_no, FaceTrigger.CARD_INSERTED)
+    ], "the driver camera compares the face when the card goes in"
     assert card_in.time is not None
     local = card_in.time.astimezone(LOCAL_TZ)
     assert local.date() == datetime(2025, 6, 2).date() and local.hour == 8 and local.minute <= 6

@@ -3295,6 +3295,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics/faceRecognitionLog/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** face_log: one row by id */
+        get: operations["faceRecognitionLog-face_log_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/faceRecognitionLog/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** face_log: paged list with filters */
+        get: operations["faceRecognitionLog-face_log_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverBehaviorAnalysis/getFaceAlarmTypeCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Driver behaviour alarms of the driver cameras (fatigue, phone, smoking, distraction, no face, camera blocked, face mismatch) counted by type over the range, every type listed (at most 31 days; a list, unpaged)
+         * @description Permission: the button driver_behavior. Kind: aggregate.
+         */
+        post: operations["driverBehaviorAnalysis-vehicle_face_alarm_type_count"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/fics/driverBehaviorAnalysis/getFaceAlarmTypeCountTrend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Driver behaviour alarms per local day of the range: each type's count and the day's total (at most 31 days; a list, unpaged)
+         * @description Permission: the button driver_behavior. Kind: aggregate.
+         */
+        post: operations["driverBehaviorAnalysis-vehicle_face_alarm_type_count_trend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics/fics/driverExpirationReminder/detail": {
         parameters: {
             query?: never;
@@ -7061,6 +7135,11 @@ export interface components {
             endTime?: string | null;
             /** Id */
             id: string;
+            /**
+             * Info
+             * @description card_refused: the reason (user's language) and the card
+             */
+            info?: string | null;
             /** Kind */
             kind: string;
             /**
@@ -7678,6 +7757,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Gpstime */
@@ -7773,6 +7854,80 @@ export interface components {
              * @description vehicles whose state reports a state of charge
              */
             withSoc: number;
+        };
+        /**
+         * BehaviorDay
+         * @description One day of the trend: every type's count (zeros included) and their total.
+         */
+        BehaviorDay: {
+            /** Counts */
+            counts: components["schemas"]["BehaviorTypeCount"][];
+            /**
+             * Day
+             * @example 2026-11-01
+             */
+            day: string;
+            /** Total */
+            total: number;
+        };
+        /**
+         * BehaviorQuery
+         * @description The analysis' filters: an organisation branch, a vehicle, a driver and a range of days (at most 31).
+         */
+        BehaviorQuery: {
+            /**
+             * Carid
+             * @description one vehicle
+             */
+            carId?: string | null;
+            /**
+             * Carno
+             * @description vehicle number contains
+             */
+            carNo?: string | null;
+            /**
+             * Driverid
+             * @description one driver (the driver on duty when the alarm began)
+             */
+            driverId?: string | null;
+            /**
+             * Endtime
+             * @description last day, included (yyyy-MM-dd); default: today
+             */
+            endTime?: string | null;
+            /**
+             * Mechanismid
+             * @description an organisation and every organisation under it
+             */
+            mechanismId?: string | null;
+            /**
+             * Starttime
+             * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
+             */
+            startTime?: string | null;
+        };
+        /**
+         * BehaviorTypeCount
+         * @description How many behaviour alarms of one type.
+         */
+        BehaviorTypeCount: {
+            /** Count */
+            count: number;
+            /**
+             * Kind
+             * @description the event kind (dms_<type>), as the alarm center lists it
+             */
+            kind: string;
+            /**
+             * Type
+             * @description fatigue, phone, smoking, distraction, no_face, camera_blocked, face_mismatch
+             */
+            type: string;
+            /**
+             * Typename
+             * @description the type in the user's language
+             */
+            typeName: string;
         };
         /** BlacklistIn */
         BlacklistIn: {
@@ -9492,6 +9647,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Emissiontype */
@@ -9821,6 +9978,73 @@ export interface components {
             faceIssued: number;
             /** Facephoto */
             facePhoto?: string | null;
+        };
+        /** FaceRecordOut */
+        FaceRecordOut: {
+            /** Carid */
+            carId?: string | null;
+            /** Carno */
+            carNo?: string | null;
+            /** Cardserial */
+            cardSerial?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Devicenumber */
+            deviceNumber?: string | null;
+            /**
+             * Devicetime
+             * @example 2025-01-31 08:00:00
+             */
+            deviceTime: string;
+            /**
+             * Driverid
+             * @description the driver matched (by the card serial the terminal named)
+             */
+            driverId?: string | null;
+            /** Drivername */
+            driverName?: string | null;
+            /** Id */
+            id: string;
+            /** Mechanismid */
+            mechanismId?: string | null;
+            /** Mechanismname */
+            mechanismName?: string | null;
+            /**
+             * Photo
+             * @description the terminal's reference of the picture
+             */
+            photo?: string | null;
+            /**
+             * Result
+             * @description 0 matched, 1 no match, 2 no face
+             * @default 0
+             */
+            result: number;
+            /**
+             * Resultname
+             * @default
+             */
+            resultName: string;
+            /**
+             * Similarity
+             * @description percent 0-100
+             */
+            similarity?: number | null;
+            /** Tenantid */
+            tenantId?: string | null;
+            /**
+             * Trigger
+             * @description 0 power-on, 1 periodic, 2 card inserted, 3 platform request
+             * @default 1
+             */
+            trigger: number;
+            /**
+             * Triggername
+             * @default
+             */
+            triggerName: string;
+            /** Vehicleid */
+            vehicleId: string;
         };
         /** FaultCar */
         FaultCar: {
@@ -10633,6 +10857,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Gpstime */
@@ -11106,6 +11332,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Gpstime */
@@ -11778,6 +12006,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Firmwareversion */
@@ -12494,6 +12724,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["EcuRow"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[FaceRecordOut] */
+        Page_FaceRecordOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["FaceRecordOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -13690,6 +13933,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[FaceRecordOut] */
+        R_FaceRecordOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["FaceRecordOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[FenceOut] */
         R_FenceOut_: {
             /**
@@ -14515,6 +14777,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Page_EcuRow_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Page[FaceRecordOut]] */
+        R_Page_FaceRecordOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_FaceRecordOut_"] | null;
             /**
              * Msg
              * @default
@@ -15812,6 +16093,46 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["AlarmItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[BehaviorDay]] */
+        R_list_BehaviorDay__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["BehaviorDay"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[BehaviorTypeCount]] */
+        R_list_BehaviorTypeCount__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["BehaviorTypeCount"][] | null;
             /**
              * Msg
              * @default
@@ -17282,6 +17603,8 @@ export interface components {
              * @default 0
              */
             direction: number;
+            /** Driverid */
+            driverId: string | null;
             /** Drivername */
             driverName: string | null;
             /** Gpstime */
@@ -25274,6 +25597,133 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Track_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "faceRecognitionLog-face_log_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_FaceRecordOut_"];
+                };
+            };
+        };
+    };
+    "faceRecognitionLog-face_log_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_FaceRecordOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverBehaviorAnalysis-vehicle_face_alarm_type_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BehaviorQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_BehaviorTypeCount__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "driverBehaviorAnalysis-vehicle_face_alarm_type_count_trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BehaviorQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_BehaviorDay__"];
                 };
             };
             /** @description Validation Error */

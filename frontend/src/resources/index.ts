@@ -24,6 +24,7 @@ import driverPaper, { PAPER_PATH } from './driver/paper';
 import driverReminder, { REMINDER_PATH } from './driver/reminder';
 import driver, { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './driver/driver';
 import driverApply, { DRIVER_APPLY_PATH } from './driver/driverApply';
+import faceLog, { FACE_LOG_PATH } from './driver/faceLog';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -45,6 +46,7 @@ const FaultCodes = lazy(() => import('../pages/alarm/FaultCodes'));
 // a driver's own add / edit and view pages (cards, face photo, app account, authorized vehicles)
 const PilotForm = lazy(() => import('../pages/driver/PilotForm'));
 const PilotView = lazy(() => import('../pages/driver/PilotView'));
+const BehaviorAnalysis = lazy(() => import('../pages/vision/BehaviorAnalysis'));
 
 const resource = (config: ResourceConfig): PageEntry => ({ kind: 'resource', config });
 
@@ -84,6 +86,8 @@ export const PAGES: Record<string, PageEntry> = {
   [REMINDER_PATH]: resource(driverReminder),
   [DRIVER_LIST_PATH]: resource(driver),
   [DRIVER_APPLY_PATH]: resource(driverApply),
+  [FACE_LOG_PATH]: resource(faceLog),
+  '/vision/behavior': { kind: 'component', component: BehaviorAnalysis },
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

@@ -23,13 +23,15 @@ the API process creates and waits (``start(recover=False)``), the gateway proces
 (``start(recover=True)``, which also re-sends what a lost bus message left pending, see :meth:`_sweeper`).
 
 Modules, bottom up: :mod:`.fields` (reading a payload's fields), :mod:`.params`, :mod:`.control` and
-:mod:`.areas` (payload → message body, per kind of command), :mod:`.catalog` (message ids, command names,
+:mod:`.areas` and :mod:`.cards`
+(payload → message body, per kind of command), :mod:`.catalog` (message ids, command names,
 validation), :mod:`.state` (statuses, topics, the shapes a command takes), :mod:`.settings` (what the platform
 keeps of acknowledged settings), :mod:`.replies` (answers → completion) and :mod:`.service`
 (:class:`CommandService`). Every public name is re-exported here.
 """
 
 from liftdesk.telemetry.commands.areas import build_set_circles, build_set_polygon, build_set_rectangles
+from liftdesk.telemetry.commands.cards import CARD_LIST, build_card_list, card_list_payload, entries_of
 from liftdesk.telemetry.commands.catalog import BUILDERS, COMMAND_NAMES, Builder, build_body, validate
 from liftdesk.telemetry.commands.control import (
     MAX_PACKAGE,
@@ -75,6 +77,7 @@ __all__ = [
     "ACKNOWLEDGED",
     "BUILDERS",
     "CANCELLED",
+    "CARD_LIST",
     "COMMAND_NAMES",
     "CREATED_TOPIC",
     "DEFAULT_EXPIRY_S",
@@ -102,6 +105,7 @@ __all__ = [
     "UnknownParameter",
     "build_alarm_confirmation",
     "build_body",
+    "build_card_list",
     "build_query_params",
     "build_set_circles",
     "build_set_params",
@@ -111,6 +115,8 @@ __all__ = [
     "build_text",
     "build_upgrade",
     "build_vehicle_control",
+    "card_list_payload",
+    "entries_of",
     "param_id",
     "param_value",
     "params_json",

@@ -18,6 +18,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     RawBody,
 )
 from liftdesk.telemetry.commands.areas import _ids, build_set_circles, build_set_polygon, build_set_rectangles
+from liftdesk.telemetry.commands.cards import CARD_LIST, build_card_list
 from liftdesk.telemetry.commands.control import (
     build_alarm_confirmation,
     build_terminal_control,
@@ -46,6 +47,7 @@ BUILDERS: dict[int, Builder] = {
     0x8603: lambda payload: DeleteRectangleAreas(_ids(payload)),
     0x8604: build_set_polygon,
     0x8605: lambda payload: DeletePolygonAreas(_ids(payload)),
+    0x8F01: build_card_list,  # Liftdesk vendor message: the IC cards a vehicle accepts
 }
 
 #: Conventional command names (the API may use others; the message id decides how a command is built).
@@ -66,6 +68,7 @@ COMMAND_NAMES: dict[str, int] = {
     "delete_rectangle_areas": 0x8603,
     "set_polygon_area": 0x8604,
     "delete_polygon_areas": 0x8605,
+    CARD_LIST: 0x8F01,
 }
 
 

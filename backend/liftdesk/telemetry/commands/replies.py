@@ -114,13 +114,12 @@ class CommandReplies:
         if not command_id:
             return None
         if (
-            reply_msg_id == 0x8108
-            and inflight is not None
-            and inflight.cmd.serials
+            inflight is not None
+            and len(inflight.cmd.serials) > 1
             and result == ReplyResult.SUCCESS
             and reply_serial != inflight.cmd.serials[-1]
         ):
-            return command_id  # one sub-package of the upgrade arrived; the reply to the last one decides
+            return command_id  # one sub-package (of an upgrade, a card list) arrived; the reply to the last decides
         if result == ReplyResult.SUCCESS:
             payload: dict[str, Any] = {"reply": 0}
             if reply_msg_id == 0x8108:

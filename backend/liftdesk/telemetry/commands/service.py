@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.bus import BUS_RECONNECTED, Bus
 from liftdesk.core.db import Database, utcnow
@@ -197,8 +198,12 @@ class CommandService(CommandReplies):
         user_id: int | None,
         *,
         expire_time: datetime | None = None,
+        supersede: bool = False,
     ) -> int:
-        """Store a pending command (ValueError if the payload does not build), audit it, announce it."""
+        """Store a pending command (ValueError if the payload does not build), audit it, announce it.
+
+        ``supersede``: the device's pending commands of the same name are cancelled (``superseded``) in the same
+        transaction: a state sent whole (a card list) needs only its latest version to reach the terminal."""
         if not device:
             raise ValueError("device: required")
         validate(msg_id, payload)
@@ -206,7 +211,10 @@ class CommandService(CommandReplies):
         expire = expire_time or now + timedelta(seconds=self.default_expiry_s)
         command_id = next_id()
         payload_json = json.dumps(payload, ensure_ascii=False)
+        superseded: list[int] = []
         async with self.db.sessionmaker() as s:
+            if supersede:
+                superseded = await self._supersede(s, device, name[:64], now)
             s.add(
                 Command(
                     id=command_id,
@@ -247,8 +255,21 @@ class CommandService(CommandReplies):
             )
             await s.commit()
         log.info("command %s %s (0x%04x) for %s created by %s", command_id, name, msg_id, device, user_id)
+        for old in superseded:
+            await self.bus.publish(DONE_TOPIC, {"id": str(old), "status": CANCELLED})
         await self.bus.publish(CREATED_TOPIC, {"id": str(command_id), "device": device})
         return command_id
+
+    @staticmethod
+    async def _supersede(s: AsyncSession, device: str, name: str, now: datetime) -> list[int]:
+        """Cancel the device's pending commands named ``name`` (a newer one replaces them); their ids."""
+        found = await s.execute(
+            update(Command)
+            .where(Command.device_number == device, Command.name == name, Command.status == PENDING)
+            .values(status=CANCELLED, done_time=now, error="superseded")
+            .returning(Command.id)
+        )
+        return list(found.scalars().all())
 
     async def get(self, command_id: int) -> CommandView | None:
         async with self.db.sessionmaker() as s:

@@ -247,7 +247,7 @@ class Session(SessionData):
         elif isinstance(body, PassThrough):
             await self._spawn(self._pass_through(header, body, serials))
         elif isinstance(body, DriverIdentity):
-            await self._driver(header, body)
+            await self._spawn(self._driver(header, body, serials))
         elif isinstance(body, CanData):
             self.can_frames += len(body.items)
             self.gateway.stats.can_frames += len(body.items)

@@ -14,10 +14,12 @@ from typing import Any
 
 from liftdesk.core.db import utcnow
 from liftdesk.telemetry.codecs.jt808 import (
+    BehaviorAlarm,
     CanData,
     CardReadResult,
     CardStatus,
     DriverIdentity,
+    FaceComparison,
     ForkliftStatus,
     Header,
     LiftdeskBatteryReport,
@@ -29,8 +31,9 @@ from liftdesk.telemetry.codecs.jt808 import (
 )
 from liftdesk.telemetry.gateway.connection import PROTOCOL, Connection
 from liftdesk.telemetry.gateway.mapping import forklift_fields, location_to_fix, naive_utc, raw_items
-from liftdesk.telemetry.gateway.state import last_known, set_driver
-from liftdesk.telemetry.messages import CanFrame, Fix, Report, UnknownDevice
+from liftdesk.telemetry.gateway.state import last_known
+from liftdesk.telemetry.messages import Behavior, CanFrame, DriverChange, FaceSeen, Fix, Report, UnknownDevice
+from liftdesk.telemetry.pipeline.drivers import DMS_KINDS
 from liftdesk.telemetry.terminals import Known, clean
 
 log = logging.getLogger("liftdesk.gateway")
@@ -139,6 +142,9 @@ class SessionData(Connection):
         the pipeline keeps on the vehicle's state without taking the place for a location. Acknowledged once stored.
         Other pass-through types are acknowledged only (we do not know what they carry)."""
         report = body.liftdesk
+        if isinstance(report, FaceComparison | BehaviorAlarm) and self.known is not None:
+            await self._vision(header, report, serials)
+            return
         if report is None or self.known is None:
             await self._reply(header, serials=serials)
             return
@@ -180,28 +186,41 @@ class SessionData(Connection):
         frames = tuple(CanFrame(i.can_id, i.data, i.channel, i.extended) for i in body.items)
         await self._stored(header, [Report(self.device or "", (), self._read_at, source=PROTOCOL, can=frames)], serials)
 
-    async def _driver(self, header: Header, body: DriverIdentity) -> None:
-        assert self.known is not None and self.device is not None
+    async def _driver(self, header: Header, body: DriverIdentity, serials: tuple[int, ...] = ()) -> None:
+        """0x0702: a card presented (its serial in the certificate number field, docs/protocol.md §4.6) or pulled,
+        checked and applied by the pipeline among the positions; acknowledged once stored. A card the reader could
+        not read changes nothing (logged)."""
         if body.status == CardStatus.REMOVED:
-            name, card = None, None
+            change = DriverChange(None, inserted=False, time=naive_utc(body.time) if body.time else None)
         elif body.read_result == CardReadResult.SUCCESS:
-            name, card = body.driver_name, body.certificate_no
+            change = DriverChange(
+                (body.certificate_no or "").strip(),
+                time=naive_utc(body.time) if body.time else None,
+                name=body.driver_name,
+            )
         else:
             log.info("%s: IC card read failed (%s)", self.name, body.read_result)
-            await self._reply(header)
+            await self._reply(header, serials=serials)
             return
-        known = self.known
-        try:
-            await set_driver(
-                self.gateway.db, self.gateway.pipeline, self.device, known.tenant_id, known.vehicle_id, name, card
-            )
-        except UnknownDevice:
-            self.gateway.stats.unknown_device += 1
-            self.unknown = True
-            await self._reply(header, ReplyResult.FAILURE)
-            self._close_unknown()
-            return
-        await self._reply(header)
+        report = Report(self.device or "", (), self._read_at, source=PROTOCOL, driver=change)
+        await self._stored(header, [report], serials)
+
+    async def _vision(self, header: Header, body: FaceComparison | BehaviorAlarm, serials: tuple[int, ...]) -> None:
+        """Pass-through 0xF2 (a face comparison) or 0xF3 (a driver behaviour alarm), acknowledged once stored. An
+        alarm type we do not know is acknowledged and kept nowhere (logged)."""
+        when = naive_utc(body.time) if body.time else None
+        item: FaceSeen | Behavior
+        if isinstance(body, FaceComparison):
+            item = FaceSeen(when, int(body.result), body.similarity, body.serial, int(body.trigger), body.photo)
+        else:
+            kind = DMS_KINDS.get(int(body.alarm))
+            if kind is None:
+                log.info("%s: unknown driver behaviour alarm %s", self.name, int(body.alarm))
+                await self._reply(header, serials=serials)
+                return
+            item = Behavior(when, kind, body.level, body.photo)
+        report = Report(self.device or "", (), self._read_at, source=PROTOCOL, vision=(item,))
+        await self._stored(header, [report], serials)
 
     async def _attributes(self, body: TerminalAttributes) -> None:
         assert self.device is not None

@@ -2,7 +2,10 @@
 
     plausible (per terminal, in arrival order) → order (by device time) → late / duplicate → odometer → durations →
     state machine → collision → speeding → overload → fences → battery → JT/T 808 alarm bits → faults →
-    offline cleared → position → remember
+    offline cleared → driver off → position → remember
+
+and, where a report arrived among the positions, its driver identity check and what the driver camera saw
+(:mod:`.drivers`).
 
 ``Pipeline.submit`` returns only when the report's batch is committed, so a terminal is acknowledged only after
 its data is durable; it raises :class:`~liftdesk.telemetry.messages.UnknownDevice` for a submission with a terminal
@@ -55,6 +58,7 @@ from liftdesk.telemetry.pipeline.context import (
     PositionRow,
     VehicleCtx,
 )
+from liftdesk.telemetry.pipeline.drivers import CARD_REFUSED, DMS_KINDS, card_key, identity, refusal, vision
 from liftdesk.telemetry.pipeline.late import replay_late
 from liftdesk.telemetry.pipeline.live import live_view, remember_can
 from liftdesk.telemetry.pipeline.stages import (
@@ -68,6 +72,7 @@ from liftdesk.telemetry.pipeline.stages import (
     battery,
     collision,
     count_interval,
+    driver_off,
     durations,
     faults,
     haversine_km,
@@ -91,7 +96,9 @@ from liftdesk.telemetry.view import LIVE_TOPIC
 
 __all__ = [
     "ALARM_COUNTERS",
+    "CARD_REFUSED",
     "CLOCK_AHEAD",
+    "DMS_KINDS",
     "JT808_ALARMS",
     "JT808_MASK",
     "JT808_OVERSPEED",
@@ -114,13 +121,16 @@ __all__ = [
     "TenantCfg",
     "VehicleCtx",
     "battery",
+    "card_key",
     "clock_right",
     "clock_wrong",
     "collision",
     "count_interval",
+    "driver_off",
     "durations",
     "faults",
     "haversine_km",
+    "identity",
     "is_loaded",
     "jt808_alarms",
     "late_or_duplicate",
@@ -130,6 +140,7 @@ __all__ = [
     "overload",
     "position",
     "position_row",
+    "refusal",
     "remember",
     "remember_can",
     "replay_late",
@@ -138,4 +149,5 @@ __all__ = [
     "speeding",
     "state_machine",
     "state_of",
+    "vision",
 ]

@@ -18,9 +18,23 @@ from liftdesk.telemetry.messages import Fix
 from liftdesk.telemetry.rules import Thresholds
 
 #: A position row: tenant, vehicle, device time, server time, lat, lon, speed, direction, altitude, alarm, status,
-#: mileage, load, extra (JSON): the order of ``store.POSITION_COLUMNS``.
+#: mileage, load, extra (JSON), driver: the order of ``store.POSITION_COLUMNS``.
 PositionRow = tuple[
-    str, int, datetime, datetime, float, float, float, int, int, int, int, float | None, float | None, str | None
+    str,
+    int,
+    datetime,
+    datetime,
+    float,
+    float,
+    float,
+    int,
+    int,
+    int,
+    int,
+    float | None,
+    float | None,
+    str | None,
+    int | None,
 ]
 
 STATE_OFF, STATE_IDLE, STATE_MOVING, STATE_LOADED = "off", "idle", "moving", "loaded"
@@ -68,6 +82,8 @@ class VehicleCtx:
     mileage_km: float | None = None
     open: dict[str, OpenAlarm] = field(default_factory=dict)  # key: the kind, or "<kind>:<fenceId>" for fences
     driver_name: str | None = None
+    driver_id: int | None = None  # the driver whose card the platform accepted (pipeline.drivers), until card-out
+    driver_card: str | None = None  # the serial of that card
     fences: VehicleFences | None = None  # enabled bound fences + inside/outside memory (telemetry/fences.py)
     car_no: str | None = None
     car_type: int | None = None
@@ -112,6 +128,7 @@ class Batch:
     late_fixes: list[tuple[VehicleCtx, Fix]] = field(default_factory=list)  # older than the live state: replayed
     backfilled: set[int] = field(default_factory=set)  # id() of the fixes of backfill reports
     unknown: set[str] = field(default_factory=set)  # terminals bound to no vehicle: their submissions fail
+    faces: list[dict[str, Any]] = field(default_factory=list)  # face comparisons (fics_face_record rows)
     late: int = 0  # late fixes stored (and replayed)
     duplicates: int = 0  # re-sent fixes dropped
     twins: int = 0  # same-time fixes that differed from the last: alarms only
@@ -163,15 +180,18 @@ class Batch:
         key: str | None = None,
         begin: datetime | None = None,
         count: bool = True,
+        driver: tuple[int | None, str | None] | None = None,
     ) -> None:
         """``key`` (default: the kind) names the alarm in ``v.open``: one open alarm per key, so per-fence keys
         let a vehicle hold one alarm per fence while the event's kind stays ``fence_in``. The event is placed
         where the vehicle is: the fix's position if valid, else the last valid one. It begins at the fix's time
         unless ``begin`` says otherwise (a fix whose time is not to be believed), and counts in its day's
-        aggregates unless ``count`` is False."""
+        aggregates unless ``count`` is False. It names the driver on duty, or ``driver`` (id, name) when given (a
+        refused card names whose card it was)."""
         event_id = next_id()
         begin = fix.time if begin is None else begin
         where = fix if fix.valid else v.located
+        driver_id, driver_name = driver if driver is not None else (v.driver_id, v.driver_name)
         self.new_events.append(
             {
                 "id": event_id,
@@ -187,7 +207,8 @@ class Batch:
                 "limit_value": limit,
                 "lat": where.lat if where is not None else None,
                 "lon": where.lon if where is not None else None,
-                "driver_name": v.driver_name,
+                "driver_name": driver_name,
+                "driver_id": driver_id,
                 "detail": json.dumps(detail or {}, ensure_ascii=False),
                 "create_time": self.now,
             }

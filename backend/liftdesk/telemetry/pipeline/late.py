@@ -37,6 +37,7 @@ def replay_late(v: VehicleCtx, late: list[Fix], stored: list[Fix], held: set[str
         v.device,
         v.limits,
         driver_name=v.driver_name,
+        driver_id=v.driver_id,
         car_no=v.car_no,
         keep_from=v.keep_from,
         scratch=True,

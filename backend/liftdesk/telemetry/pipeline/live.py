@@ -49,6 +49,7 @@ def live_view(v: VehicleCtx, now: datetime) -> dict[str, Any]:
         lock_level=fix.lock_level if fix else None,
         alarms=alarm_kinds(v.open),
         driver_name=v.driver_name,
+        driver_id=v.driver_id,
         clock_fault=fault is not None,
         clock_fault_time=fault.fix.time if fault is not None else None,
         can=dict(v.can),

@@ -1,6 +1,6 @@
 """The ordered stages every plausible fix goes through (:data:`STAGES`, run by :func:`run_stages`): late or
 duplicate → odometer → durations → state machine → collision → speeding → overload → fences → battery →
-JT/T 808 alarm bits → faults → offline cleared → position → remember. Each takes (fix, context, batch) and
+JT/T 808 alarm bits → faults → offline cleared → driver off → position → remember. Each takes (fix, context, batch) and
 returns False to stop the fix there. Also the interval counting they share and the position row.
 """
 
@@ -281,6 +281,15 @@ def offline_cleared(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     return True
 
 
+def driver_off(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
+    """Power-off ends the driver's duty: the fix that turns ACC off, and those after it, carry no driver (the next
+    driver presents a card again; a terminal reports the card still in its slot again at power-on)."""
+    last = v.last
+    if not v.scratch and last is not None and last.acc and not fix.acc:
+        v.driver_id = v.driver_name = v.driver_card = None
+    return True
+
+
 def position(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     """The fix's row; none for a same-time fix (the first one at that time stays). A backfill's rows are late."""
     last = v.last
@@ -318,6 +327,7 @@ STAGES: list[Stage] = [
     jt808_alarms,
     faults,
     offline_cleared,
+    driver_off,
     position,
     remember,
 ]
@@ -367,6 +377,7 @@ def position_row(fix: Fix, v: VehicleCtx, now: datetime, backfill: bool = False)
         fix.mileage_km,
         fix.load_kg,
         json.dumps(extra, ensure_ascii=False) if extra else None,
+        None if v.scratch else v.driver_id,  # a backfill's driver then is not known
     )
 
 

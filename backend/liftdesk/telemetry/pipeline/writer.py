@@ -21,11 +21,13 @@ from liftdesk.core.db import Database, utcnow
 from liftdesk.fleet.models import Vehicle
 from liftdesk.system.messages import alarm_messages
 from liftdesk.system.models import Tenant
+from liftdesk.telemetry.cards import CardHolder, card_holders
 from liftdesk.telemetry.fences import attach_fences, load_fences
-from liftdesk.telemetry.messages import STATUS_FIX, DriverChange, Fix, Report, UnknownDevice
+from liftdesk.telemetry.messages import STATUS_FIX, DriverChange, FaceSeen, Fix, Report, UnknownDevice
 from liftdesk.telemetry.models import Terminal, VehicleState
 from liftdesk.telemetry.pipeline.clock import run_live
 from liftdesk.telemetry.pipeline.context import Batch, ClockFault, OpenAlarm, VehicleCtx
+from liftdesk.telemetry.pipeline.drivers import card_key, identity, vision
 from liftdesk.telemetry.pipeline.late import replay_late
 from liftdesk.telemetry.pipeline.live import live_view, remember_can
 from liftdesk.telemetry.rules import PARAM_PREFIX, TENANT_THRESHOLDS, Thresholds, load_threshold_kg, tenant_thresholds
@@ -164,10 +166,11 @@ class Pipeline:
 
     # ------------------------------------------------------------------ the queue and the writer
 
-    async def set_driver(self, device: str, name: str | None) -> None:
-        """The driver on duty changed: through the queue like positions, so that a batch in flight cannot write
-        the previous name back, and the positions before the change keep the previous driver."""
-        await self.submit(Report(device, (), utcnow(), driver=DriverChange(name)))
+    async def set_driver(self, device: str, change: DriverChange) -> None:
+        """A driver identity report: through the queue like positions, so that a batch in flight cannot write the
+        previous driver back, and the positions before the change keep the previous driver. Raises
+        :class:`UnknownDevice` when the terminal has no vehicle."""
+        await self.submit(Report(device, (), utcnow(), driver=change))
 
     async def submit(self, report: Report | Sequence[Report]) -> None:
         """Queue a report (or several, e.g. every position one read from a socket brought); return once they are
@@ -272,15 +275,21 @@ class Pipeline:
         await self._load_contexts(list({r.device for r in reports if r.device not in self._ctx}))
         if self._offline:
             self._apply_offline(batch)
+        holders = await self._holders(reports)
         for report in reports:
             if report.backfill and report.fixes:
                 batch.backfilled.update(id(f) for f in report.fixes)
-            if report.driver is not None:
+            if report.driver is not None or report.vision:
                 ctx = await self._context(report.device)
                 if ctx is not None:  # the positions before the change are the previous driver's
                     await self._run_live(by_device.pop(report.device, []), ctx, batch)
-                    ctx.driver_name = report.driver.name[:64] if report.driver.name else None
-                    batch.states[ctx.vehicle_id] = ctx
+                    for item in report.vision:
+                        key = card_key(ctx, item.card) if isinstance(item, FaceSeen) else None
+                        vision(item, report.received_at, ctx, batch, holders.get(key) if key else None)
+                    if report.driver is not None:
+                        key = card_key(ctx, report.driver.card)
+                        identity(report.driver, report.received_at, ctx, batch, holders.get(key) if key else None)
+                        batch.states[ctx.vehicle_id] = ctx
             if report.can:
                 ctx = await self._context(report.device)
                 if ctx is not None:
@@ -302,6 +311,18 @@ class Pipeline:
         batch.states = {vid: v.snapshot() for vid, v in batch.states.items()}
         batch.open_only = {vid: v.snapshot() for vid, v in batch.open_only.items()}
         return batch
+
+    async def _holders(self, reports: list[Report]) -> dict[tuple[str, str], CardHolder]:
+        """The cards the batch's identity reports and face comparisons name, looked up once for the batch."""
+        keys: set[tuple[str, str]] = set()
+        for report in reports:
+            cards = [report.driver.card] if report.driver is not None else []
+            cards += [item.card for item in report.vision if isinstance(item, FaceSeen)]
+            ctx = self._ctx.get(report.device)
+            if ctx is None:
+                continue
+            keys.update(k for k in (card_key(ctx, c) for c in cards) if k is not None)
+        return await card_holders(self.db, keys) if keys else {}
 
     async def _run_live(self, fixes: list[Fix], ctx: VehicleCtx, batch: Batch) -> None:
         if fixes:
@@ -440,7 +461,7 @@ class Pipeline:
         )
         if state is not None:
             ctx.state, ctx.state_since, ctx.mileage_km = state.state, state.state_since, state.mileage_km
-            ctx.driver_name = state.driver_name
+            ctx.driver_name, ctx.driver_id, ctx.driver_card = state.driver_name, state.driver_id, state.driver_card
             extra = json.loads(state.extra or "{}")
             ctx.can = dict(extra.get("can", {}))
             ctx.sigs = frozenset(int(s) for s in extra["sigs"]) if "sigs" in extra else None

@@ -89,7 +89,7 @@ export default function AlarmRecords() {
     ],
     speeding: [...head, begin, end, num('limitValue', 'alarm.speedLimit'), num('value', 'alarm.beginSpeed'), num('maxValue', 'alarm.maxSpeed'), duration, driver],
     overload: [...head, begin, end, num('limitValue', 'alarm.loadLimit'), num('maxValue', 'alarm.realLoad'), duration, driver],
-    warning: [...head, kind, begin, end, duration, num('value', 'alarm.value'), num('limitValue', 'alarm.limit'), driver],
+    warning: [...head, kind, begin, end, duration, num('value', 'alarm.value'), num('limitValue', 'alarm.limit'), { key: 'info', title: 'alarm.info' }, driver],
     fault: [...head, { key: 'code', title: 'alarm.code' }, { key: 'beginTime', title: 'alarm.time' }, driver],
   };
   const columns: ColumnsType<AlarmRow> = [

@@ -28,6 +28,7 @@ const v = (id: string, extra: Partial<LiveVehicle> = {}): LiveVehicle => ({
   mileage: null,
   lockLevel: null,
   driverName: null,
+  driverId: null,
   clockFault: false,
   clockFaultTime: null,
   can: {},

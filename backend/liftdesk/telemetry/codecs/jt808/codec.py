@@ -20,6 +20,7 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .drivers import CardList, parse_card_list
 from .errors import BodyError
 from .location import Location, decode_location
 from .packet import MAX_BODY, Header, Jt808Version, Packet, decode_packet, encode_frame, encode_frames
@@ -130,6 +131,7 @@ Body = (
     | DeletePolygonAreas
     | UpgradePackage
     | TextMessage
+    | CardList
     | RawBody
 )
 
@@ -213,6 +215,7 @@ PARSERS: dict[int, _Parser] = {
     0x8603: _plain(parse_delete_rectangle_areas),
     0x8604: _plain(parse_set_polygon_area),
     0x8605: _plain(parse_delete_polygon_areas),
+    0x8F01: _plain(parse_card_list),  # Liftdesk vendor message: the card list (drivers.py)
 }
 
 _MALFORMED = (ValueError, IndexError, struct.error, UnicodeError, OverflowError)

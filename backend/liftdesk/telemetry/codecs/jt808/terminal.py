@@ -29,6 +29,7 @@ from ._wire import (
     encode_time,
     enum_or_int,
 )
+from .drivers import BehaviorAlarm, FaceComparison, decode_behavior, decode_face, encode_behavior, encode_face
 from .errors import EncodeError
 from .liftdesk import (
     LiftdeskBatteryReport,
@@ -552,22 +553,31 @@ class PassThroughType(IntEnum):
     SERIAL_PORT_2 = 0x42
     LIFTDESK_SNAPSHOT = 0xF0
     LIFTDESK_BATTERY = 0xF1
+    LIFTDESK_FACE = 0xF2  #: a face comparison (``drivers.FaceComparison``)
+    LIFTDESK_BEHAVIOR = 0xF3  #: a driver behaviour alarm of the DMS camera (``drivers.BehaviorAlarm``)
+
+
+LiftdeskReport = LiftdeskSnapshot | LiftdeskBatteryReport | FaceComparison | BehaviorAlarm
 
 
 @dataclass(frozen=True, slots=True)
 class PassThrough:
-    """0x0900 uplink pass-through.  Liftdesk types 0xF0/0xF1 are also decoded into ``liftdesk``."""
+    """0x0900 uplink pass-through.  Liftdesk types 0xF0-0xF3 are also decoded into ``liftdesk``."""
 
     msg_id: ClassVar[int] = 0x0900
     kind: PassThroughType | int
     payload: bytes
-    liftdesk: LiftdeskSnapshot | LiftdeskBatteryReport | None = None
+    liftdesk: LiftdeskReport | None = None
 
     @classmethod
-    def of(cls, report: LiftdeskSnapshot | LiftdeskBatteryReport) -> PassThrough:
+    def of(cls, report: LiftdeskReport) -> PassThrough:
         """Wrap a Liftdesk report (the payload is encoded from it)."""
         if isinstance(report, LiftdeskSnapshot):
             return cls(PassThroughType.LIFTDESK_SNAPSHOT, encode_snapshot(report), report)
+        if isinstance(report, FaceComparison):
+            return cls(PassThroughType.LIFTDESK_FACE, encode_face(report), report)
+        if isinstance(report, BehaviorAlarm):
+            return cls(PassThroughType.LIFTDESK_BEHAVIOR, encode_behavior(report), report)
         return cls(PassThroughType.LIFTDESK_BATTERY, encode_battery_report(report), report)
 
     def encode(self, version: Jt808Version = V2013) -> bytes:
@@ -577,9 +587,13 @@ class PassThrough:
 def parse_pass_through(body: bytes, version: Jt808Version = V2013, *, liftdesk: bool = True) -> PassThrough:
     kind = enum_or_int(PassThroughType, body[0])
     payload = body[1:]
-    report: LiftdeskSnapshot | LiftdeskBatteryReport | None = None
+    report: LiftdeskReport | None = None
     if liftdesk and kind == LiftdeskPassThrough.SNAPSHOT:
         report = decode_snapshot(payload)
     elif liftdesk and kind == LiftdeskPassThrough.BATTERY:
         report = decode_battery_report(payload)
+    elif liftdesk and kind == PassThroughType.LIFTDESK_FACE:
+        report = decode_face(payload)
+    elif liftdesk and kind == PassThroughType.LIFTDESK_BEHAVIOR:
+        report = decode_behavior(payload)
     return PassThrough(kind, payload, report)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 
 from liftdesk.telemetry.codecs.jt808 import (
     AlarmConfirmation,
     AreaSetMode,
+    CardList,
     DeleteCircleAreas,
     DeletePolygonAreas,
     DeleteRectangleAreas,
@@ -58,7 +60,9 @@ class CommandAnswers(TerminalOutbox):
     async def _reply(self, serial: int, msg_id: int, result: ReplyResult) -> None:
         await self._send(GeneralReply(serial, msg_id, result))
 
-    async def _dispatch(self, message: Message) -> None:
+    async def _dispatch(self, message: Message, last_serial: int | None = None) -> None:
+        """``last_serial``: a message that came in sub-packages is answered at its last package's serial (the
+        earlier ones were answered as they arrived)."""
         header, body = message.header, message.body
         if isinstance(body, PlatformGeneralReply):
             self._on_ack(body)
@@ -88,6 +92,8 @@ class CommandAnswers(TerminalOutbox):
         elif isinstance(body, AlarmConfirmation):
             log.info("%s: alarms 0x%08x confirmed by the platform", self.spec.label, body.alarm_types)
             await self._reply(serial, header.msg_id, ReplyResult.SUCCESS)
+        elif isinstance(body, CardList):
+            await self._card_list(serial if last_serial is None else last_serial, body)
         elif isinstance(body, SetCircleAreas | SetRectangleAreas | SetPolygonArea | DeleteAreas):
             self._areas(body)
             await self._reply(serial, header.msg_id, ReplyResult.SUCCESS)
@@ -101,6 +107,26 @@ class CommandAnswers(TerminalOutbox):
             await self._send(self.model.card_identity())
         else:
             await self._reply(serial, header.msg_id, ReplyResult.UNSUPPORTED)
+
+    async def _card_list(self, serial: int, body: CardList) -> None:
+        """Keep the list (unless older than the one held: refused, result 1), answer, then send what the card in
+        the slot's new verdict brought (a card read again)."""
+        self.model.sync(self.clock.now())
+        kept = self.model.take_card_list(body)
+        log.info("%s: card list of %d cards (crc %08x) %s", self.spec.label, len(body.cards), body.crc,
+                 "kept" if kept else "refused: older than the one held")  # fmt: skip
+        await self._reply(serial, CardList.msg_id, ReplyResult.SUCCESS if kept else ReplyResult.FAILURE)
+        for event in self.model.take_events():
+            await self._send_event(event)
+
+    async def present_card(self, serial: str, at: datetime | None = None) -> bool:
+        """The scenario: a driver presents card ``serial`` (the 0x0702 dated ``at``, the report's time, when given)
+        and the terminal checks it against its list. Sent at once; True when the terminal accepted it."""
+        self.model.sync(self.clock.now())
+        accepted = self.model.present(serial, at)
+        for event in self.model.take_events():
+            await self._send_event(event)
+        return accepted
 
     def _areas(self, body: SetCircleAreas | SetRectangleAreas | SetPolygonArea | DeleteAreas) -> None:
         """Keep the areas as a terminal does (the platform raises the fence alarms from the positions)."""

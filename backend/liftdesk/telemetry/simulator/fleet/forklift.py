@@ -210,16 +210,23 @@ class SimulatedForklift(CommandAnswers):
                 return
             for frame in splitter.feed(chunk):
                 try:
-                    packet = assembler.add(decode_packet(frame))
+                    part = decode_packet(frame)
+                    packet = assembler.add(part)
                 except Jt808Error as exc:
                     log.debug("%s: bad frame dropped: %s", self.spec.label, exc)
                     continue
+                sub = part.header.subpackage
+                last = None if sub is None else (part.header.serial - sub.index + sub.total) & 0xFFFF
+                if sub is not None and part.header.serial != last:
+                    # each sub-package is answered as it arrives; the last one's answer says what became of it all
+                    await self._reply(part.header.serial, part.header.msg_id, ReplyResult.SUCCESS)
                 if packet is None:
                     continue
                 try:
                     message = parse_packet(packet)
                 except BodyError as exc:
                     log.info("%s: cannot parse 0x%04x: %s", self.spec.label, packet.header.msg_id, exc)
-                    await self._reply(packet.header.serial, packet.header.msg_id, ReplyResult.BAD_MESSAGE)
+                    serial = packet.header.serial if last is None else last
+                    await self._reply(serial, packet.header.msg_id, ReplyResult.BAD_MESSAGE)
                     continue
-                await self._dispatch(message)
+                await self._dispatch(message, last)

@@ -24,7 +24,7 @@ from .cadence import ReportSchedule
 from .driving import ForkliftModel
 from .planning import ForkliftPlanner
 from .reports import ForkliftReports
-from .state import Driver, ForkliftState
+from .state import Driver, ForkliftState, card_serial
 from .steps import Kind, Step
 
 __all__ = [
@@ -36,4 +36,5 @@ __all__ = [
     "Kind",
     "ReportSchedule",
     "Step",
+    "card_serial",
 ]

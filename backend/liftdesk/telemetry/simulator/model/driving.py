@@ -72,7 +72,10 @@ class ForkliftModel(ForkliftPlanner):
         if FunctionSwitch.CARD in self.params.switches and self.card_shift != w.shift_key:
             self._card_out()
             self._card_in(w)
+        elif FunctionSwitch.CARD in self.params.switches:
+            self._card_again()
         self.acc_on = True
+        self.powered_at = self.t
         self.fastened = True
         self.counts["power_on"] += 1
         if self.battery is not None:
@@ -89,6 +92,7 @@ class ForkliftModel(ForkliftPlanner):
         self.window = None
         if w is not None:
             self._done_window = w.start
+        self.behaviour_alarm(self.powered_at if self.powered_at is not None else self.t)
         if w is None or w.last_of_shift:
             self._card_out()
         self._park()
@@ -97,7 +101,7 @@ class ForkliftModel(ForkliftPlanner):
 
     def _work(self, limit: float) -> bool:
         while self.t < limit - _EPS:
-            if self.params.lock_level >= 1:
+            if self.lock_level >= 1:
                 self.speed_ms = 0.0
                 self.overspeed_since = None
                 if self.winding_down:

@@ -162,7 +162,7 @@ class ForkliftPlanner(ForkliftReports):
         self.winding_down = True
         self.plan.clear()
         self._cursor = self.pos
-        if self.params.lock_level >= 1:
+        if self.lock_level >= 1:
             self.plan.append(Step(Kind.POWER_OFF))
             return
         steps: list[Step] = []

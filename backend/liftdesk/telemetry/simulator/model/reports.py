@@ -30,7 +30,7 @@ class ForkliftReports(ForkliftState):
 
     @property
     def locked(self) -> bool:
-        return self.params.lock_level >= 1
+        return self.lock_level >= 1
 
     @property
     def speed_kmh(self) -> float:
@@ -70,7 +70,7 @@ class ForkliftReports(ForkliftState):
         if p.forks and self.load_kg > 0:
             frac = self.load_kg / spec.rated_load_kg
             status |= StatusFlag.LOAD_LOW_BIT | (StatusFlag.LOAD_HIGH_BIT if frac >= 0.75 else StatusFlag(0))
-        lock = max(0, min(2, self.params.lock_level))
+        lock = max(0, min(2, self.lock_level))
         if lock >= 2:
             status |= StatusFlag.ELECTRIC_CIRCUIT_CUT if spec.electric else StatusFlag.FUEL_CIRCUIT_CUT
         if spec.version is Jt808Version.V2019 and speed > 0:

@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import math
 import random
+import zlib
 from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from liftdesk.telemetry.codecs.jt808 import (
+    BehaviorAlarm,
+    Body,
+    CardList,
     CardReadResult,
     CardStatus,
     ChargeState,
+    DmsAlarm,
     DriverIdentity,
+    FaceComparison,
+    FaceResult,
+    FaceTrigger,
     ForkState,
     Impact,
     Jt808Version,
+    PassThrough,
 )
 
 from ..energy import Battery, FuelTank
@@ -49,6 +58,13 @@ class Driver:
     id_card_no: str
     #: Habit multiplier of the risky events (speeding, no seat belt, impacts): careful 0.3 … reckless 2.5.
     risk: float = 1.0
+    #: The 10-digit serial of the driver's IC card: what the reader reports (0x0702, certificate number field).
+    card_serial: str = "0000000000"
+
+
+def card_serial(device: str, index: int) -> str:
+    """The card serial of a simulated vehicle's ``index``-th driver (stable: the demo fleet registers them)."""
+    return f"{zlib.crc32(f'{device}:{index}'.encode()) % 10**10:010d}"
 
 
 def _id_number(rng: random.Random, region: str) -> str:
@@ -84,7 +100,7 @@ class ForkliftState:
         self.zone: Point = rng.choice(self.yard.staging)
         self.zone_radius_m: float | None = 0.4 * spec.yard_radius_m if p.cruise_kmh[1] < 6.0 else None
         region = f"{spec.province_id:02d}{spec.city_id:04d}"
-        self.drivers = tuple(self._make_driver(rng, region, start) for _ in range(3))
+        self.drivers = tuple(self._make_driver(rng, region, start, i) for i in range(3))
 
         working = self.schedule.window_at(start) is not None
         level = rng.uniform(0.45, 0.9) if working else rng.uniform(0.6, 1.0)
@@ -119,7 +135,17 @@ class ForkliftState:
         self.card_shift: tuple[date, int] | None = None
         self.pending_impact: Impact | None = None
         self.overspeed_since: float | None = None
-        self.events: list[DriverIdentity] = []
+        self.events: list[Body] = []
+        #: The card list the platform sent (0x8F01, docs/protocol.md §4.6); None: never provisioned, any card works.
+        self.card_list: CardList | None = None
+        #: The serial the scenario makes drivers present instead of their own (``present``); None: their own.
+        self.presented: str | None = None
+        #: The card in the slot (its serial) and whether the terminal accepted it.
+        self.card_in: str | None = None
+        self.card_ok = True
+        self.powered_at: float | None = None  # when the present working window powered on
+        #: Faces and behaviour alarms of the driver camera draw from their own generator.
+        self.vision_rng = random.Random(f"vision:{spec.device}:{spec.seed}")
         #: The controller fault shown now and until when (simulated time).
         self.fault: tuple[str, float] | None = None
         if frng.random() < 0.15:
@@ -144,58 +170,140 @@ class ForkliftState:
 
     # ------------------------------------------------------------------ people
 
-    def _make_driver(self, rng: random.Random, region: str, start: float) -> Driver:
+    def _make_driver(self, rng: random.Random, region: str, start: float, index: int) -> Driver:
         name = rng.choice(_SURNAMES) + rng.choice(_GIVEN)
         number = _id_number(rng, region)
         today = datetime.fromtimestamp(start, UTC).astimezone(LOCAL_TZ).date()
         days = -rng.randint(1, 40) if rng.random() < 0.08 else rng.randint(20, 4 * 365)
         risk = rng.choice((0.3, 0.6, 1.0, 1.0, 1.5, 2.5))
-        return Driver(name, number, self.spec.certificate_issuer, today + timedelta(days=days), number, risk)
+        expiry = today + timedelta(days=days)
+        serial = card_serial(self.spec.device, index)
+        return Driver(name, number, self.spec.certificate_issuer, expiry, number, risk, serial)
 
     def _stamp(self) -> datetime:
         return datetime.fromtimestamp(math.floor(self.t), UTC)
+
+    # ------------------------------------------------------------------ the card reader (docs/protocol.md §4.6)
+
+    @property
+    def enforcing(self) -> bool:
+        """A terminal checks cards once the platform has sent it a list."""
+        return self.card_list is not None
+
+    @property
+    def card_lock(self) -> bool:
+        """Held still for want of an accepted card (a list held, and no card or a refused one in the slot)."""
+        return self.enforcing and not (self.card_in is not None and self.card_ok)
+
+    @property
+    def lock_level(self) -> int:
+        """The lock in force: the platform's (parameter 0xF001) or, for want of an accepted card, full."""
+        return max(self.params.lock_level, 2 if self.card_lock else 0)
+
+    def accepts(self, serial: str, when: datetime) -> bool:
+        """The terminal's own check: the serial is in its list and its validity has not passed by its clock."""
+        held = self.card_list
+        if held is None:
+            return True
+        today = when.astimezone(LOCAL_TZ).date()
+        return any(c.serial == serial and (c.valid_until is None or today <= c.valid_until) for c in held.cards)
+
+    def take_card_list(self, cards: CardList) -> bool:
+        """Keep a card list unless it is older than the one held; the card in the slot is checked again, and read
+        again (0x0702) when the new list accepts it where the old one did not."""
+        if self.card_list is not None and cards.issued < self.card_list.issued:
+            return False
+        self.card_list = cards
+        if self.card_in is not None:
+            was = self.card_ok
+            self.card_ok = self.accepts(self.card_in, self._stamp())
+            if self.card_ok and not was:
+                self.events.append(self._identity(self.card_in, self._stamp()))
+        return True
+
+    def _driver_of(self, serial: str) -> Driver:
+        return next((d for d in self.drivers if d.card_serial == serial), self.driver or self.drivers[0])
+
+    def _identity(self, serial: str, when: datetime) -> DriverIdentity:
+        d = self._driver_of(serial)
+        return DriverIdentity(
+            CardStatus.INSERTED,
+            when,
+            CardReadResult.SUCCESS,
+            d.name,
+            serial,
+            d.issuer,
+            d.certificate_expiry,
+            d.id_card_no if self.spec.version is Jt808Version.V2019 else None,
+        )
+
+    def _insert(self, serial: str, when: datetime) -> None:
+        """A card into the slot: checked against the list, reported either way (the platform checks it too)."""
+        self.card_in = serial
+        self.card_ok = self.accepts(serial, when)
+        self.events.append(self._identity(serial, when))
+        own = self.driver is not None and self.driver.card_serial == serial
+        r = self.vision_rng
+        self.events.append(
+            PassThrough.of(
+                FaceComparison(
+                    when,
+                    FaceResult.MATCHED if own else FaceResult.NO_MATCH,
+                    r.randint(86, 99) if own else r.randint(20, 60),
+                    serial if own else None,
+                    FaceTrigger.CARD_INSERTED,
+                    f"face/{self.spec.device}/{int(when.timestamp())}.jpg",
+                )
+            )
+        )
 
     def _card_in(self, window: Window) -> None:
         driver = self.drivers[window.shift_index % len(self.drivers)]
         self.driver = driver
         self.card_shift = window.shift_key
-        self.events.append(
-            DriverIdentity(
-                CardStatus.INSERTED,
-                self._stamp(),
-                CardReadResult.SUCCESS,
-                driver.name,
-                driver.certificate_no,
-                driver.issuer,
-                driver.certificate_expiry,
-                driver.id_card_no if self.spec.version is Jt808Version.V2019 else None,
-            )
-        )
+        self._insert(self.presented or driver.card_serial, self._stamp())
+
+    def _card_again(self) -> None:
+        """Power-on with the card still in the slot: the reader reports it again (power-off ended the duty)."""
+        if self.card_in is not None:
+            self.card_ok = self.accepts(self.card_in, self._stamp())
+            self.events.append(self._identity(self.card_in, self._stamp()))
+
+    def present(self, serial: str, when: datetime | None = None) -> bool:
+        """The scenario's driver presents card ``serial`` now (dated ``when``, the report's time, if given): any
+        card in the slot comes out first; later shifts present it too. True when the terminal accepted it."""
+        self.presented = serial
+        if self.card_in is not None:
+            self.events.append(DriverIdentity(CardStatus.REMOVED, when or self._stamp()))
+        self.driver = self._driver_of(serial)
+        self._insert(serial, when or self._stamp())
+        return self.card_ok
 
     def _card_out(self) -> None:
         if self.card_shift is None:
             return
         self.card_shift = None
         self.driver = None
+        self.card_in = None
         self.events.append(DriverIdentity(CardStatus.REMOVED, self._stamp()))
+
+    def behaviour_alarm(self, since: float) -> None:
+        """Now and then (more often for a reckless driver) the DMS camera caught something since ``since``."""
+        d = self.driver
+        r = self.vision_rng
+        if d is None or self.t <= since or r.random() > min(0.9, 0.25 * d.risk):
+            return
+        when = datetime.fromtimestamp(math.floor(r.uniform(since, self.t)), UTC)
+        alarm = r.choice((DmsAlarm.FATIGUE, DmsAlarm.PHONE, DmsAlarm.SMOKING, DmsAlarm.DISTRACTION, DmsAlarm.NO_FACE))
+        self.events.append(PassThrough.of(BehaviorAlarm(when, alarm, r.choice((1, 1, 2)))))
 
     def card_identity(self) -> DriverIdentity:
         """The present card state as 0x0702 (answer to 0x8702)."""
-        d = self.driver
-        if d is None:
+        if self.card_in is None:
             return DriverIdentity(CardStatus.REMOVED, self._stamp())
-        return DriverIdentity(
-            CardStatus.INSERTED,
-            self._stamp(),
-            CardReadResult.SUCCESS,
-            d.name,
-            d.certificate_no,
-            d.issuer,
-            d.certificate_expiry,
-            d.id_card_no if self.spec.version is Jt808Version.V2019 else None,
-        )
+        return self._identity(self.card_in, self._stamp())
 
-    def take_events(self) -> list[DriverIdentity]:
+    def take_events(self) -> list[Body]:
         events, self.events = self.events, []
         return events
 
