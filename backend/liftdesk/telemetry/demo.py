@@ -71,8 +71,10 @@ async def ensure_demo_fleet(session: AsyncSession, n: int, seed: int = 1, tenant
         await session.flush()
         for n in range(DEMO_DRIVERS):
             driver = next_id()
+            # a mobile number of its own per demo driver (139 + the device's last digits and the driver's place)
+            phone = f"139{(int(spec.device[-7:]) * DEMO_DRIVERS + n) % 10**8:08d}"
             session.add(Driver(id=driver, tenant_id=tenant_id, name=f"{spec.name or spec.device[-4:]} 司机{n + 1}",
-                               mechanism_id=dept, create_dept=dept))  # fmt: skip
+                               phone=phone, mechanism_id=dept, create_dept=dept))  # fmt: skip
             serial = card_serial(spec.device, n)
             session.add(DriverCard(id=next_id(), tenant_id=tenant_id, driver_id=driver, card_kind=1,
                                    card_number=f"D{serial}", serial_number=serial))  # fmt: skip

@@ -12,6 +12,7 @@ from sqlalchemy import delete, update
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Driver, DriverCar, DriverCard
+from tests.resources.data import mobile
 
 
 def new_serial() -> str:
@@ -40,6 +41,7 @@ async def add_driver(
                 id=ident,
                 tenant_id=tenant,
                 name=name,
+                phone=mobile(),
                 mechanism_id=mechanism_id,
                 create_dept=mechanism_id,
                 license_valid_until=valid_until,
