@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { website, type SitePlan } from '../config/website';
 import {
+  addBasemap,
   BACKGROUND_LAYER,
   BASEMAP_SOURCE,
   basemapStyle,
@@ -17,7 +18,7 @@ import {
   syncSitePlan,
   type Basemap,
 } from './basemap';
-import { tileHost, watchBasemap, type BasemapStatus } from './basemapHealth';
+import { probeTile, tileHost, watchBasemap, type BasemapStatus } from './basemapHealth';
 import { MapContext, planImageBytes, useTenantMap, type MapContextValue } from './context';
 import { PlainGrid } from './plainGrid';
 import type { LonLat } from './geo';
@@ -117,9 +118,12 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
     const first = JSON.parse(basemapKey) as Basemap;
     const { center: at, zoom: level } = view.current;
     setStatus({ state: first.tiles.length ? 'loading' : 'none' });
+    // The map starts on its background alone; the basemap's tiles are added once one of them has loaded (probed at
+    // the map's centre). Where tiles cannot load (a plant network without internet) the map never asks for them,
+    // the note says why at once, and the map draws nothing WebGL must draw (see PlainGrid).
     const map = new maplibregl.Map({
       container: element,
-      style: basemapStyle(first),
+      style: basemapStyle({ ...first, tiles: [] }),
       center: [at[0], at[1]],
       zoom: level,
       dragRotate: false,
@@ -152,18 +156,36 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
         setStatus(next);
       });
     };
-    retry.current = () => {
+    let stopped = false;
+    const loaded = new Promise<void>((resolve) => (map.loaded() ? resolve() : map.once('load', () => resolve())));
+    /** One tile at the map's centre; when it loads, the basemap's tiles go on the map and are watched from then. */
+    const probe = () => {
       setStatus({ state: 'loading' });
-      showFallback(map, false);
-      // ask for the tiles again (the failed ones are not retried by themselves)
-      (map.getSource(BASEMAP_SOURCE) as maplibregl.RasterTileSource | undefined)?.setTiles([...first.tiles]);
-      watch();
+      const c = map.getCenter();
+      void probeTile(first.tiles[0], { at: [c.lng, c.lat], zoom: map.getZoom() }).then(async (result) => {
+        await loaded;
+        if (stopped) return;
+        if (result.state !== 'ok') {
+          setStatus(result);
+          return;
+        }
+        if (map.getSource(BASEMAP_SOURCE)) {
+          // ask for the tiles again (the failed ones are not retried by themselves)
+          showFallback(map, false);
+          (map.getSource(BASEMAP_SOURCE) as maplibregl.RasterTileSource).setTiles([...first.tiles]);
+        } else {
+          addBasemap(map, first);
+        }
+        watch();
+      });
     };
-    if (first.tiles.length) watch();
+    retry.current = probe;
+    if (first.tiles.length) probe();
 
     const observer = new ResizeObserver(() => map.resize());
     observer.observe(element);
     return () => {
+      stopped = true;
       stopWatching();
       observer.disconnect();
       const c = map.getCenter();

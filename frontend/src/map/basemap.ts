@@ -1,4 +1,4 @@
-import type { ImageSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
+import type { ImageSource, Map as MapLibreMap, RasterSourceSpecification, StyleSpecification } from 'maplibre-gl';
 import { website, type SitePlan } from '../config/website';
 import { gcj02ToWgs84, wgs84ToGcj02, type LonLat } from './geo';
 
@@ -137,13 +137,7 @@ export function basemapStyle(basemap: Basemap, siteplan: SitePlan | null = null)
     layers: [{ id: BACKGROUND_LAYER, type: 'background', paint: { 'background-color': BACKGROUND_COLOR } }],
   };
   if (basemap.tiles.length) {
-    style.sources[BASEMAP_SOURCE] = {
-      type: 'raster',
-      tiles: [...basemap.tiles],
-      tileSize: basemap.tileSize,
-      maxzoom: basemap.maxzoom,
-      attribution: basemap.attribution,
-    };
+    style.sources[BASEMAP_SOURCE] = basemapSource(basemap);
     style.layers.push({ id: BASEMAP_SOURCE, type: 'raster', source: BASEMAP_SOURCE });
   }
   if (siteplan) {
@@ -151,6 +145,27 @@ export function basemapStyle(basemap: Basemap, siteplan: SitePlan | null = null)
     style.layers.push({ id: SITEPLAN_SOURCE, type: 'raster', source: SITEPLAN_SOURCE, paint: sitePlanPaint(siteplan) });
   }
   return style;
+}
+
+function basemapSource(basemap: Basemap): RasterSourceSpecification {
+  return {
+    type: 'raster',
+    tiles: [...basemap.tiles],
+    tileSize: basemap.tileSize,
+    maxzoom: basemap.maxzoom,
+    attribution: basemap.attribution,
+  };
+}
+
+/**
+ * Adds the basemap's tiles to a loaded map that was made without them (MapView asks for one tile first, and adds
+ * them only when it loads): right over the background, under everything else. Nothing when they are there already.
+ */
+export function addBasemap(map: Pick<MapLibreMap, 'getSource' | 'addSource' | 'addLayer' | 'getStyle'>, basemap: Basemap): void {
+  if (!basemap.tiles.length || map.getSource(BASEMAP_SOURCE)) return;
+  map.addSource(BASEMAP_SOURCE, basemapSource(basemap));
+  const above = map.getStyle().layers.find((l) => l.id !== BACKGROUND_LAYER);
+  map.addLayer({ id: BASEMAP_SOURCE, type: 'raster', source: BASEMAP_SOURCE }, above?.id);
 }
 
 function sitePlanPaint(plan: SitePlan): { 'raster-fade-duration': number; 'raster-opacity': number } {
