@@ -227,7 +227,7 @@ describe('fleet', () => {
   it('opens a vehicle, draws its track of today and asks its terminal for its parameters', async () => {
     await page.getByTestId('vehicle-row-FL-001').click();
     const card = page.getByTestId('vehicle-card');
-    await card.getByText('FL-001').waitFor();
+    await card.getByText('FL-001', { exact: true }).waitFor();
     await card.getByText('设备号').waitFor();
     await card.getByRole('button', { name: /今日轨迹/ }).click();
     await card.getByText(/今日 \d+ 个轨迹点/).waitFor();

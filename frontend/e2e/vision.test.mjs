@@ -45,7 +45,7 @@ async def main():
     t0 = day - timedelta(hours=8) + timedelta(hours=9)  # 09:00 local
     driver = next_id()
     async with db.sessionmaker() as s:
-        s.add(Driver(id=driver, tenant_id="000000", name=sys.argv[4]))
+        s.add(Driver(id=driver, tenant_id="000000", name=sys.argv[4], phone="13800000001"))
         s.add(DriverCard(id=next_id(), tenant_id="000000", driver_id=driver, card_number="C1", serial_number="0012345678"))
         s.add(DriverCar(tenant_id="000000", driver_id=driver, vehicle_id=car))
         await s.commit()
