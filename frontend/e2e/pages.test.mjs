@@ -790,7 +790,7 @@ async function photograph(size) {
         window.dispatchEvent(new PopStateEvent('popstate'));
       }, p.path);
       await view.waitForURL((url) => url.pathname === p.path);
-      await view.locator('.crud-card .ant-table, .monitor-page, .fence-editor, .track-page').first().waitFor();
+      await view.locator('.crud-card .ant-table, .monitor-page, .fence-editor, .track-page, .behavior-page, .report-page').first().waitFor();
       await view.waitForFunction(
         () => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice, .ant-table-placeholder .ant-spin'),
         undefined,
