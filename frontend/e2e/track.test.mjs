@@ -133,7 +133,10 @@ describe('track playback', () => {
     await page.locator('.track-problem').getByText('时间范围不能超过 7 天').waitFor();
     assert.equal(await page.getByTestId('track-show').isDisabled(), true);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(300);
+    // the layout follows the new width in a frame or a few (more on a loaded machine): wait for it, then judge it
+    await page
+      .waitForFunction(() => document.querySelector('.track-map').getBoundingClientRect().width > 300, undefined, { timeout: 10_000 })
+      .catch(() => undefined);
     const width = await page.evaluate(() => document.querySelector('.track-map').getBoundingClientRect().width);
     assert.ok(width > 300, `the map spans the phone's width (${width})`);
     await page.screenshot({ path: shot('track-390'), fullPage: true });
