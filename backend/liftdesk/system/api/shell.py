@@ -21,7 +21,7 @@ from liftdesk.core import crud
 from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.db import utcnow
 from liftdesk.core.ids import next_id
-from liftdesk.core.paging import Page, PageIn, page_in
+from liftdesk.core.paging import Page, page_in
 from liftdesk.core.schemas import Time
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -167,13 +167,12 @@ class PageLogPageIn(page_in("PageLog", res.PAGE_LOG.filterable)):  # type: ignor
     answer=Page[svc.PageLogOut],
     summary="Page visits of the tenant, newest first (pagePath, behavior, createUser, beginTime, endTime)",
 )
-async def page_log_page(ctx: crud.Ctx, query: PageIn) -> dict[str, Any]:
+async def page_log_page(ctx: crud.Ctx, query: PageLogPageIn) -> dict[str, Any]:
     where: list[Any] = []
-    begin, end = getattr(query, "begin_time", None), getattr(query, "end_time", None)
-    if begin is not None:
-        where.append(PL.create_time >= begin)
-    if end is not None:
-        where.append(PL.create_time <= end)
+    if query.begin_time is not None:
+        where.append(PL.create_time >= query.begin_time)
+    if query.end_time is not None:
+        where.append(PL.create_time <= query.end_time)
     return await crud.page(ctx, query.page_query(), where)
 
 
