@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "liftdesk-development-secret-change-me"
@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     secret_key: str = DEV_SECRET
     # Default zone of tenants (minutes east of UTC); times are stored as UTC.
     tz_offset_minutes: int = 480
+    # The country (ISO 3166-1 alpha-2) of callers from a private or local address (``common/v3/getCountry``).
+    default_country: str = Field(default="CN", pattern=r"^[A-Za-z]{2}$")
     captcha_mode: bool = False
     redis_url: str | None = None
     # Channel prefix on Redis: deployments (or test runs) sharing one Redis keep their messages apart.

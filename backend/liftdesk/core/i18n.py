@@ -246,6 +246,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "所选数据中包含非审核中的申请, 请重新选择: {value}",
         "The selection includes applications that are not under review; select again: {value}",
     ),
+    # the code's enumerations (common/getEnumToDictList, system/shell.py)
+    "enum.message_type.1": ("通知公告", "Notice"),
+    "enum.message_type.2": ("碰撞报警", "Collision alarm"),
+    "enum.message_type.3": ("超速报警", "Speeding alarm"),
+    "enum.message_type.4": ("超载报警", "Overload alarm"),
+    "enum.message_type.5": ("电池报警", "Battery alarm"),
+    "enum.message_type.6": ("故障报警", "Fault alarm"),
+    "enum.message_type.7": ("围栏报警", "Fence alarm"),
+    "enum.message_type.8": ("其他报警", "Other alarm"),
+    "enum.message_type.9": ("证件到期", "Papers expiring"),
+    "enum.message_send_type.1": ("站内信", "In-site message"),
+    "enum.page_behavior.visit": ("访问页面", "Page visit"),
 }
 
 

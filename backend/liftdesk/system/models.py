@@ -399,3 +399,25 @@ class MessageReceiveUser(IdMixin, TenantMixin, AuditMixin, Base):
     __table_args__ = (Index("ux_liftdesk_msg_receive_user", "tenant_id", "msg_type", "user_id", unique=True),)
     msg_type: Mapped[int] = mapped_column()
     user_id: Mapped[int] = mapped_column(BigInteger)
+
+
+class ShowHide(IdMixin, TenantMixin, AuditMixin, Base):
+    """The columns one user hides in one table of the web app (``showHide/find`` / ``options``, system/shell.py):
+    ``hidden`` is a JSON array of column keys; a column it does not name is shown (a column added later appears)."""
+
+    __tablename__ = "liftdesk_show_hide"
+    __table_args__ = (Index("ux_liftdesk_show_hide_user_table", "tenant_id", "user_id", "table_key", unique=True),)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    table_key: Mapped[str] = mapped_column(String(100))
+    hidden: Mapped[str] = mapped_column(Text, default="[]")
+
+
+class PageLog(IdMixin, TenantMixin, AuditMixin, Base):
+    """One page visit (or other behaviour) of a user in the web app (``pageLog/save``, system/shell.py): the page's
+    route path and the name it showed, the behaviour (``page_behavior``); who and when are the audit columns."""
+
+    __tablename__ = "liftdesk_page_log"
+    __table_args__ = (Index("ix_liftdesk_page_log_time", "tenant_id", "create_time"),)
+    page_path: Mapped[str] = mapped_column(String(255))
+    page_name: Mapped[str] = mapped_column(String(100), default="")
+    behavior: Mapped[str] = mapped_column(String(20), default="visit")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from liftdesk.core.registry import CRUD_OPS, OPEN, REGISTRY, TREE_OPS, Resource
-from liftdesk.system import files, logs
+from liftdesk.system import files, logs, shell
 from liftdesk.system import messages as msg
 from liftdesk.system import models as m
 from liftdesk.system import schemas as s
@@ -413,5 +413,41 @@ MSG_RECEIVE_USER = REGISTRY.register(
         label="user_id",
         ops={},
         tag="message",
+    )
+)
+
+# The shell's own helpers (system/shell.py): the columns each user hides per table (every signed-in user, their own
+# rows only) and the pages they visit (written by every signed-in user's web app, read by administrators).
+SHELL = "/api/blade-fics"
+SHOW_HIDE = REGISTRY.register(
+    Resource(
+        name="show_hide",
+        model=m.ShowHide,
+        prefix=f"{SHELL}/showHide",
+        schema_in=shell.ShowHideIn,
+        schema_out=shell.ShowHideOut,
+        code="show_hide",
+        view_menus=OPEN,  # everyone's own column choices
+        label="table_key",
+        ops={},
+        hooks=shell.ShowHideHooks(),
+        tag="common",
+    )
+)
+PAGE_LOG = REGISTRY.register(
+    Resource(
+        name="page_log",
+        model=m.PageLog,
+        prefix=f"{SHELL}/pageLog",
+        schema_in=shell.PageLogOut,
+        schema_out=shell.PageLogOut,
+        code="page_log",
+        label="page_path",
+        read_roles=ADMINS,
+        write_roles=ADMINS,
+        ops={},
+        default_order=("-create_time",),
+        hooks=shell.PageLogHooks(),
+        tag="common",
     )
 )

@@ -71,6 +71,7 @@ def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
         actions_fleet,
         actions_papers,
         actions_reporting,
+        actions_shell,
         actions_system,
         actions_transfer,
         actions_vision,
@@ -79,7 +80,7 @@ def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
     modules = (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers, actions_drivers)
-    for module in (*modules, actions_vision):
+    for module in (*modules, actions_vision, actions_shell):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

@@ -255,6 +255,16 @@ EXEMPTIONS: dict[str, str] = {
         )
         for name in ("msg_receive", "msg_receive_user")
     },
+    "show_hide": (
+        "served by its actions only (no generated operations): a user's own column choices (showHide/find, options), "
+        "with 401, another user's and another tenant's isolation and bad input in tests/system/test_shell.py and "
+        "test_actions.py"
+    ),
+    "page_log": (
+        "written by the web app's page visits (pageLog/save), never submitted, updated or removed; page, filters, "
+        "counts, the page dictionary, 401, 403 and tenant isolation are in tests/system/test_shell.py and "
+        "test_actions.py"
+    ),
     "attach": (
         "made by uploading a file (POST /api/blade-fics/file/upload), never by submit; list, detail, rename, remove "
         "(with its stored file), paging, 401, 403 and tenant isolation are in tests/system/test_files.py"

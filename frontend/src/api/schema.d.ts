@@ -1828,6 +1828,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/common/getEnumToDictList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The code's enumerations (message types, send types, page behaviours) as dictionary entries
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["common-tenant_enum_to_dict_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/common/getIpOffset": {
         parameters: {
             query?: never;
@@ -1840,6 +1860,46 @@ export interface paths {
          * @description Permission: every signed-in user. Kind: read.
          */
         get: operations["common-tenant_ip_offset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/common/v3/getCountry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's country from their address (isChina); a private address: the configured default
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["common-tenant_get_country"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/common/v3/ip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's address as the server sees it
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["common-tenant_get_ip"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3939,6 +3999,126 @@ export interface paths {
          * @description Permission: every signed-in user. Kind: action.
          */
         post: operations["files-attach_upload_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/pageLog/getBehaviorCnt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Visits and distinct visitors per page and behaviour over a period (default the last 30 days)
+         * @description Permission: one of the menus page_log. Kind: aggregate.
+         */
+        get: operations["common-page_log_behavior_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/pageLog/getPageDict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pages a visit can be of: the menus with a route
+         * @description Permission: one of the menus page_log. Kind: read.
+         */
+        get: operations["common-page_log_page_dict"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/pageLog/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page visits of the tenant, newest first (pagePath, behavior, createUser, beginTime, endTime)
+         * @description Permission: one of the menus page_log. Kind: read.
+         */
+        get: operations["common-page_log_page_log_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/pageLog/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the pages the caller opened (up to 50 at once); the answer is how many were recorded
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["common-page_log_page_log_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/showHide/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The columns the caller hides in one list (none saved: none hidden)
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        post: operations["common-show_hide_show_hide_find"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics/showHide/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the columns the caller hides in one list
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        post: operations["common-show_hide_show_hide_options"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7855,6 +8035,25 @@ export interface components {
              */
             withSoc: number;
         };
+        /** BehaviorCount */
+        BehaviorCount: {
+            /** Behavior */
+            behavior: string;
+            /**
+             * Count
+             * @description how many times
+             */
+            count: number;
+            /** Pagename */
+            pageName: string;
+            /** Pagepath */
+            pagePath: string;
+            /**
+             * Users
+             * @description how many distinct users
+             */
+            users: number;
+        };
         /**
          * BehaviorDay
          * @description One day of the trend: every type's count (zeros included) and their total.
@@ -8567,6 +8766,34 @@ export interface components {
         } | {
             carId: string;
         };
+        /** Country */
+        Country: {
+            /**
+             * Countrycode
+             * @description ISO 3166-1 alpha-2; empty when the database does not know the address
+             */
+            countryCode: string;
+            /**
+             * Countryname
+             * @description the country's English name
+             */
+            countryName: string;
+            /**
+             * Ip
+             * @description the caller's address as the server sees it
+             */
+            ip: string;
+            /**
+             * Ischina
+             * @description the country is CN
+             */
+            isChina: boolean;
+            /**
+             * Local
+             * @description a private or local address: the country is the installation's default
+             */
+            local: boolean;
+        };
         /** CrashIn */
         CrashIn: {
             /** Carid */
@@ -8946,6 +9173,13 @@ export interface components {
             sort: number;
             /** Tenantid */
             tenantId?: string | null;
+        };
+        /** DictEntry */
+        DictEntry: {
+            /** Dictkey */
+            dictKey: string;
+            /** Dictvalue */
+            dictValue: string;
         };
         /** DictIn */
         DictIn: {
@@ -9915,6 +10149,16 @@ export interface components {
             movingLoadTime: number;
             /** Vehicles */
             vehicles: number;
+        };
+        /** EnumDict */
+        EnumDict: {
+            /**
+             * Code
+             * @description the enumeration
+             */
+            code: string;
+            /** Items */
+            items: components["schemas"]["DictEntry"][];
         };
         /**
          * ErrorLog
@@ -12495,6 +12739,72 @@ export interface components {
         } | {
             carId: string;
         };
+        /** PageDictEntry */
+        PageDictEntry: {
+            /**
+             * Code
+             * @description the menu's code
+             */
+            code: string;
+            /**
+             * Dictkey
+             * @description the page's route path
+             */
+            dictKey: string;
+            /**
+             * Dictvalue
+             * @description the page's menu name
+             */
+            dictValue: string;
+        };
+        /** PageLogBatch */
+        PageLogBatch: {
+            /** Logs */
+            logs: components["schemas"]["PageLogIn"][];
+        };
+        /** PageLogIn */
+        PageLogIn: {
+            /**
+             * Behavior
+             * @description a key of page_behavior
+             * @default visit
+             * @constant
+             */
+            behavior: "visit";
+            /**
+             * Pagename
+             * @description the page's title as the user saw it
+             * @default
+             */
+            pageName: string;
+            /**
+             * Pagepath
+             * @description the page's route path
+             */
+            pagePath: string;
+        };
+        /** PageLogOut */
+        PageLogOut: {
+            /** Account */
+            account?: string | null;
+            /** Behavior */
+            behavior: string;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Pagename
+             * @default
+             */
+            pageName: string;
+            /** Pagepath */
+            pagePath: string;
+            /** Realname */
+            realName?: string | null;
+        };
         /** Page[AbnormalCar] */
         Page_AbnormalCar_: {
             /** Current */
@@ -12893,6 +13203,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["OssOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[PageLogOut] */
+        Page_PageLogOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["PageLogOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -13732,6 +14055,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["CommandOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Country] */
+        R_Country_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Country"] | null;
             /**
              * Msg
              * @default
@@ -15035,6 +15377,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[PageLogOut]] */
+        R_Page_PageLogOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_PageLogOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[PaperLogOut]] */
         R_Page_PaperLogOut__: {
             /**
@@ -15624,6 +15985,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[ShowHideOut] */
+        R_ShowHideOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ShowHideOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[SiteMessageOut] */
         R_SiteMessageOut_: {
             /**
@@ -16104,6 +16484,26 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[list[BehaviorCount]] */
+        R_list_BehaviorCount__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["BehaviorCount"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[list[BehaviorDay]] */
         R_list_BehaviorDay__: {
             /**
@@ -16293,6 +16693,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["DriverCars"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[EnumDict]] */
+        R_list_EnumDict__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["EnumDict"][] | null;
             /**
              * Msg
              * @default
@@ -16513,6 +16933,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["OrganisationOnline"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[PageDictEntry]] */
+        R_list_PageDictEntry__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["PageDictEntry"][] | null;
             /**
              * Msg
              * @default
@@ -17383,6 +17823,35 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /** ShowHideFind */
+        ShowHideFind: {
+            /**
+             * Tablekey
+             * @description the list (the web app names it: its resource or page)
+             */
+            tableKey: string;
+        };
+        /** ShowHideIn */
+        ShowHideIn: {
+            /**
+             * Hidden
+             * @description the columns hidden; every other column is shown
+             * @default []
+             */
+            hidden: string[];
+            /**
+             * Tablekey
+             * @description the list (the web app names it: its resource or page)
+             */
+            tableKey: string;
+        };
+        /** ShowHideOut */
+        ShowHideOut: {
+            /** Hidden */
+            hidden: string[];
+            /** Tablekey */
+            tableKey: string;
         };
         /**
          * SiteMessageOut
@@ -23113,6 +23582,38 @@ export interface operations {
             };
         };
     };
+    "common-tenant_enum_to_dict_list": {
+        parameters: {
+            query?: {
+                /** @description one enumeration only (default: every one) */
+                code?: ("message_type" | "message_send_type" | "page_behavior") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_EnumDict__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "common-tenant_ip_offset": {
         parameters: {
             query?: never;
@@ -23129,6 +23630,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IpOffset_"];
+                };
+            };
+        };
+    };
+    "common-tenant_get_country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Country_"];
+                };
+            };
+        };
+    };
+    "common-tenant_get_ip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_str_"];
                 };
             };
         };
@@ -26707,6 +27248,202 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_UploadOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-page_log_behavior_count": {
+        parameters: {
+            query?: {
+                /** @description from (default: 30 days before the end) */
+                beginTime?: string | null;
+                /** @description to (default: now) */
+                endTime?: string | null;
+                /** @description one page only */
+                pagePath?: string | null;
+                behavior?: "visit" | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_BehaviorCount__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-page_log_page_dict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_PageDictEntry__"];
+                };
+            };
+        };
+    };
+    "common-page_log_page_log_page": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+                beginTime?: string | null;
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_PageLogOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-page_log_page_log_save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PageLogBatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_int_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-show_hide_show_hide_find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShowHideFind"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ShowHideOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "common-show_hide_show_hide_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShowHideIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ShowHideOut_"];
                 };
             };
             /** @description Validation Error */

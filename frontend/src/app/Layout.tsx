@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Drawer, Layout as AntLayout, Result, Spin } from 'antd';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
 import { filterByRoles, findMenuByPath, menuLabel } from './menuUtil';
+import { logPageVisit } from './pageLog';
 import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
@@ -108,6 +109,14 @@ function Shell() {
     const from = tabsStore.get().active || undefined;
     tabsStore.set((s) => openTab(s, { label, value: pathname, query, params: {}, meta: {}, from }));
   }, [label, pathname, search]);
+
+  // Every page opened is recorded (pageLog), once per opening: a change of language renames it, no new visit.
+  const logged = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!label || logged.current === pathname) return;
+    logged.current = pathname;
+    logPageVisit(pathname, label);
+  }, [label, pathname]);
 
   // Page title = tab label.
   const activeLabel = findTab(tabs, tabs.active)?.label ?? label;

@@ -9,7 +9,6 @@ import { useAccess } from '../access/useAccess';
 import { website } from '../config/website';
 import { invalidateResource, useList } from '../data/hooks';
 import { isOpenAction, type OpenRowAction, type ResourceConfig, type Row, type RowAction } from '../resources/types';
-import { getStore, setStore } from '../store/storage';
 import { CrudTable, type Paging, type RowButton } from './crud/CrudTable';
 import { CrudToolbar } from './crud/CrudToolbar';
 import { DetailDrawer } from './crud/DetailDrawer';
@@ -21,6 +20,7 @@ import { isSecretCell, MASK } from './crud/secret';
 import { SideTree } from './crud/SideTree';
 import { ExportButton, ImportButton } from './crud/Transfer';
 import { useCrudActions } from './crud/useCrudActions';
+import { useHiddenColumns } from './crud/useHiddenColumns';
 import { availableActions, parentKeys, searchFields, toCsv } from './crud/values';
 
 export interface CrudPageProps {
@@ -66,8 +66,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   const [editing, setEditing] = useState<FormState | null>(null);
   const [viewing, setViewing] = useState<Row | null>(null);
   const [dialog, setDialog] = useState<{ action: OpenRowAction; row: Row } | null>(null);
-  const columnsKey = `columns-${config.code}`;
-  const [hidden, setHidden] = useState<string[]>(() => getStore<string[]>(columnsKey) ?? []);
+  const [hidden, saveHidden] = useHiddenColumns(config.code);
   const [expanded, setExpanded] = useState<Key[] | null>(null);
 
   const columns = config.columns;
@@ -94,11 +93,6 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
   const reload = () => void invalidateResource(queryClient, config.code);
   const clearSelection = () => setSelected(NO_SELECTION);
   const { confirmDelete, runCall } = useCrudActions(config, clearSelection);
-
-  const saveHidden = (next: string[]) => {
-    setHidden(next);
-    setStore(columnsKey, next);
-  };
 
   const openCreate = (parent?: Row) => {
     if (config.editRoute && !parent) {

@@ -13,6 +13,7 @@ from liftdesk.system.api import (
     messages,
     passwords,
     session,
+    shell,
     tenants,
     users,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "messages",
     "passwords",
     "session",
+    "shell",
     "tenants",
     "users",
 ]
