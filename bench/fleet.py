@@ -905,9 +905,10 @@ async def main() -> None:
         print(f"fixed cost of a signed-in call (getCarDictionariesList less its SQL): {floor * 1000:.1f} ms")
         for r in over:
             net = (r[1] - floor) / r[2]
+            less = f"{net:.2f}" if net >= 1.0 else "within it"
             print(
                 f"  over the aim: {r[0]:40s} {r[1] / r[2]:7.2f} ({r[1] * 1000:.1f} ms against {r[2] * 1000:.1f} ms;"
-                f" less the fixed cost {net:.2f})"
+                f" less the fixed cost {less})"
             )
         print(f"load average at the end: {os.getloadavg()[0]:.2f}; the whole run {time.perf_counter() - started:.0f} s")
     finally:
