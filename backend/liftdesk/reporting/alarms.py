@@ -335,8 +335,12 @@ async def abnormal(
     return found
 
 
-async def abnormal_page(ctx: Ctx, q: AbnormalQuery) -> Page[AbnormalCar]:
-    found = await abnormal(ctx, q.mechanism_id, q.car_no, reason=q.reason)
+async def abnormal_page(
+    ctx: Ctx, q: AbnormalQuery, found: Sequence[tuple[AbnormalCar, Any, Any, list[Condition]]] | None = None
+) -> Page[AbnormalCar]:
+    """A page of the abnormal vehicles (``found``: those of ``q``'s filters, already read)."""
+    if found is None:
+        found = await abnormal(ctx, q.mechanism_id, q.car_no, reason=q.reason)
     start = (q.current - 1) * q.size
     records = [f[0] for f in found[start : start + q.size]]
     pages = (len(found) + q.size - 1) // q.size
@@ -486,10 +490,18 @@ def fault_type(code: str) -> str:
     return head if sep and head else "other"
 
 
-async def _faults(ctx: Ctx, q: FaultCodeQuery, period: Period) -> list[tuple[Event, Any]]:
-    """The fault events of the range (each a code a report carried that the previous one did not)."""
+async def _faults(ctx: Ctx, q: FaultCodeQuery, period: Period) -> list[tuple[Any, str]]:
+    """The fault events of the range (each a code a report carried that the previous one did not): the columns the
+    fault pages read (rows, not entities: a week of a fleet's faults is thousands of rows) and each one's code."""
     stmt = (
-        select(Event, Vehicle)
+        select(
+            Event.begin_time,
+            Event.detail,
+            Vehicle.id,
+            Vehicle.car_no,
+            Vehicle.device_number,
+            Vehicle.mechanism_id,
+        )
         .select_from(Event)
         .join(Vehicle, _EVENT_ON)
         .where(
@@ -502,13 +514,13 @@ async def _faults(ctx: Ctx, q: FaultCodeQuery, period: Period) -> list[tuple[Eve
         .order_by(Event.begin_time.desc(), Event.id.desc())
     )
     out = []
-    for e, v in (await ctx.session.execute(stmt)).all():
-        code = str(json.loads(e.detail or "{}").get("code", ""))
+    for row in (await ctx.session.execute(stmt)).all():
+        code = str(json.loads(row.detail or "{}").get("code", ""))
         if q.code and q.code.lower() not in code.lower():
             continue
         if q.fault_type and fault_type(code) != q.fault_type:
             continue
-        out.append((e, v))
+        out.append((row, code))
     return out
 
 
@@ -527,26 +539,25 @@ async def fault_cars(ctx: Ctx, q: FaultCodeQuery, period: Period) -> list[FaultC
     """Per vehicle that reported a fault over the range: how many, which codes, the last, and the codes active."""
     faults = await _faults(ctx, q, period)
     active = await _active(ctx, q)
-    names = await organisation_names(ctx, {v.mechanism_id for _, v in faults if v.mechanism_id})
+    names = await organisation_names(ctx, {r.mechanism_id for r, _ in faults if r.mechanism_id})
     by: dict[int, FaultCar] = {}
     codes: dict[int, list[str]] = {}
-    for e, v in faults:  # newest first: the first seen of a vehicle is its last fault
-        code = str(json.loads(e.detail or "{}").get("code", ""))
-        if v.id not in by:
-            by[v.id] = FaultCar(
-                car_id=v.id,
-                car_no=v.car_no,
-                device_number=v.device_number or "",
-                mechanism_name=names.get(v.mechanism_id, "") if v.mechanism_id else "",
+    for r, code in faults:  # newest first: the first seen of a vehicle is its last fault
+        if r.id not in by:
+            by[r.id] = FaultCar(
+                car_id=r.id,
+                car_no=r.car_no,
+                device_number=r.device_number or "",
+                mechanism_name=names.get(r.mechanism_id, "") if r.mechanism_id else "",
                 count=0,
                 codes="",
-                last_time=e.begin_time,
-                active=", ".join(active.get(v.id, [])),
+                last_time=r.begin_time,
+                active=", ".join(active.get(r.id, [])),
             )
-            codes[v.id] = []
-        by[v.id].count += 1
-        if code not in codes[v.id]:
-            codes[v.id].append(code)
+            codes[r.id] = []
+        by[r.id].count += 1
+        if code not in codes[r.id]:
+            codes[r.id].append(code)
     for vid, car in by.items():
         car.codes = ", ".join(sorted(codes[vid]))
     return sorted(by.values(), key=lambda c: (c.last_time, c.car_id), reverse=True)
@@ -558,16 +569,15 @@ async def fault_types(ctx: Ctx, q: FaultCodeQuery, period: Period) -> list[Fault
     active = await _active(ctx, q)
     by: dict[str, FaultType] = {}
     cars: dict[str, set[int]] = {}
-    for e, v in faults:
-        code = str(json.loads(e.detail or "{}").get("code", ""))
+    for r, code in faults:
         if code not in by:
             on = sum(1 for codes in active.values() if code in codes)
             by[code] = FaultType(
-                code=code, fault_type=fault_type(code), count=0, cars=0, last_time=e.begin_time, active_cars=on
+                code=code, fault_type=fault_type(code), count=0, cars=0, last_time=r.begin_time, active_cars=on
             )
             cars[code] = set()
         by[code].count += 1
-        cars[code].add(v.id)
+        cars[code].add(r.id)
     for code, row in by.items():
         row.cars = len(cars[code])
     return sorted(by.values(), key=lambda r: (-r.count, r.code))

@@ -73,7 +73,9 @@ async def abnormal_tree(ctx: Ctx, query: AbnormalTreeQuery) -> list[AbnormalNode
 )
 async def abnormal_page(ctx: Ctx, query: AbnormalQuery) -> Page[AbnormalCar]:
     if query.current == 1 and query.mechanism_id is None and not query.car_no and query.reason is None:
-        await alarms.mark_seen(ctx, await alarms.abnormal(ctx))
+        found = await alarms.abnormal(ctx)  # the whole list: marked seen, and its first page answered
+        await alarms.mark_seen(ctx, found)
+        return await alarms.abnormal_page(ctx, query, found)
     return await alarms.abnormal_page(ctx, query)
 
 

@@ -234,9 +234,19 @@ def simplify(rows: list[Any], zoom: float | None, cap: int, keep: set[int]) -> l
     eps = _epsilon(zoom, rows[0].lat)
     idx = [int(i) for i in simplify_coords_idx(coords, eps)] if eps > 0 else list(range(len(rows)))
     step = eps or 1e-7
-    while len(idx) + len(keep) > cap:
-        step *= 2
-        idx = [int(i) for i in simplify_coords_idx(coords, step)]
+
+    def fits(ids: list[int]) -> bool:
+        return len(ids) + len(keep) <= cap
+
+    if not fits(idx):
+        # The smallest tolerance step * 2^k (k >= 1) that fits: in strides of 4, then one halving back (the points
+        # kept only fall as the tolerance grows), so a week of 60,000 points takes half the passes of doubling.
+        while not fits(idx):
+            step *= 4
+            idx = [int(i) for i in simplify_coords_idx(coords, step)]
+        finer = [int(i) for i in simplify_coords_idx(coords, step / 2)]
+        if fits(finer):
+            idx = finer
     return sorted(set(idx) | keep) if len(set(idx) | keep) <= cap else sorted(idx)
 
 
