@@ -110,7 +110,12 @@ class Event(IdMixin, TenantMixin, Base):
     """
 
     __tablename__ = "fics_event"
-    __table_args__ = (Index("ix_fics_event_vehicle_time", "vehicle_id", "begin_time"),)
+    __table_args__ = (
+        Index("ix_fics_event_vehicle_time", "vehicle_id", "begin_time"),
+        # the alarm lists and the home page's latest alarms: a tenant's newest first, a page without sorting the week
+        # (bench/fleet.py: a page of getCarAlarmInfoList from 264 ms to under 1 ms at 76,000 alarms a week)
+        Index("ix_fics_event_tenant_time", "tenant_id", "begin_time"),
+    )
     vehicle_id: Mapped[int] = mapped_column(BigInteger)
     mechanism_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     kind: Mapped[str] = mapped_column(String(32), index=True)
