@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field, create_model
 from sqlalchemy import delete, insert, select
 
-from liftdesk.core.db import Base, TenantMixin
+from liftdesk.core.db import Base, TenantMixin, lock_rows
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import Page, page_in, snake_to_camel
@@ -92,6 +92,8 @@ async def bind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) ->
     others = await _others(ctx, b, other_ids)
     if b.rule is not None and (refusal := b.rule(others)) is not None:
         raise ServiceError(t(refusal))
+    if b.limit is not None:  # counted after any other change of this owner's links has committed
+        await lock_rows(ctx.session, b.owner.model, [owner_id])
     have = set((await ctx.session.execute(ctx.scope.apply(b.linked(owner_id), b.link, data=False))).scalars())
     new = [o for o in others if o.id not in have]
     if b.limit is not None and len(have) + len(new) > b.limit:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, String, event
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, String, event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.util import await_only
@@ -238,3 +238,20 @@ def _one_writer(engine: AsyncEngine, url: str) -> None:
     dialect.do_rollback = do_rollback  # type: ignore[method-assign,assignment]
     for name in ("checkin", "invalidate", "close"):
         event.listen(sync.pool, name, lambda dbapi_connection, record, *_: release(record, dbapi_connection))
+
+
+async def lock_rows(session: AsyncSession, model: Any, ids: Any) -> None:
+    """Hold these rows of ``model`` until the transaction ends, so that a change that counts and then writes (a limit
+    of links per owner) is not run by two requests at once on the same owner: each counts after the other's commit.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE``, in id order (two such transactions never take them in opposite orders).
+    SQLite locks the whole file, not rows: a write that matches nothing takes the file's writer turn
+    (:class:`SqliteWriter`) and SQLite's write lock, and the reads after it see every transaction that wrote before
+    (pysqlite starts the transaction at the first write, not at a read); no row changes, no ``update_time`` moves."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(select(model.id).where(model.id.in_(wanted)).order_by(model.id).with_for_update())
+    else:
+        await session.execute(text(f'UPDATE "{model.__tablename__}" SET id = id WHERE 0 = 1'))

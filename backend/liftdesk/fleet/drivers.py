@@ -23,7 +23,7 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import IntegrityError
 
 from liftdesk.core.crud import Ctx
-from liftdesk.core.db import utcnow
+from liftdesk.core.db import lock_rows, utcnow
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.events import emit, on
 from liftdesk.core.i18n import current_language, t
@@ -544,6 +544,7 @@ def one_vehicle_type(rows: Sequence[Any]) -> str | None:
 async def authorize(ctx: Ctx, driver_ids: Sequence[int], vehicle_ids: Sequence[int]) -> int:
     """Link each driver to each vehicle (both already read through the caller's scope), within each driver's 200;
     answers how many links were added."""
+    await lock_rows(ctx.session, Driver, driver_ids)  # counted after any other authorization of them has committed
     have = set(
         (
             await ctx.session.execute(

@@ -203,6 +203,36 @@ async def test_two_hundred_vehicles_per_driver(api: Api) -> None:
     assert ok["code"] == 200 and ok["data"] == 1, ok
 
 
+async def test_two_hundred_holds_against_requests_at_once(api: Api) -> None:
+    """A flood of authorizations of one driver at once: each request counts after the others have committed, so the
+    driver never passes 200 (without the lock both requests counted 0 and 300 links were stored)."""
+    d = await new_driver(api, "000000")
+    ids = await cars(api, 310)
+    answers = await asyncio.gather(
+        api.post(f"{P}/addDriverAuthorizationCar", json={"driverId": d["id"], "carIds": ids[:150]}),
+        api.post(f"{FICS}/carSet/batchAuthorization", json={"carIds": ids[150:300], "driverIds": [d["id"]]}),
+    )
+    assert sorted(a["code"] for a in answers) == [200, 400], answers
+    assert (await detail(api, d["id"]))["carCount"] == 150
+    # then, one place left, ten vehicles each naming the driver at once: exactly one gets it
+    fill = await api.post(f"{P}/addDriverAuthorizationCar", json={"driverId": d["id"], "carIds": ids[300:301]})
+    assert fill["code"] == 200, fill
+    taken = next(a for a in answers if a["code"] == 200)
+    rest = ids[150:199] if taken is answers[0] else ids[:49]
+    assert (await api.post(f"{P}/addDriverAuthorizationCar", json={"driverId": d["id"], "carIds": rest}))["code"] == 200
+    assert (await detail(api, d["id"]))["carCount"] == 200
+    cancel = await api.post(f"{P}/cancelDriverAuthorizationCar", json={"driverId": d["id"], "carIds": [ids[300]]})
+    assert cancel["data"] == 1
+    flood = await asyncio.gather(
+        *(
+            api.post(f"{FICS}/carSet/carAuthorizationDriver", json={"carId": car, "driverIds": [d["id"]]})
+            for car in ids[301:310]
+        )
+    )
+    assert sorted(a["code"] for a in flood) == [200] + [400] * 8, flood
+    assert (await detail(api, d["id"]))["carCount"] == 200
+
+
 async def test_a_selection_shares_a_vehicle_type(api: Api) -> None:
     d = await new_driver(api, "000000")
     electric, diesel = await cars(api, 1, 3), await cars(api, 1, 0)

@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 
 from liftdesk.core import crud
 from liftdesk.core.binding import Binding, declare_binding
-from liftdesk.core.db import table_columns
+from liftdesk.core.db import lock_rows, table_columns
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import MAX_PAGE, MAX_SIZE, Page, filter_clauses, page_body, page_in, paginate
@@ -44,6 +44,7 @@ async def _vehicles_attached(ctx: crud.Ctx, driver: Any, cars: Sequence[Vehicle]
 async def _drivers_attached(ctx: crud.Ctx, car: Vehicle, drivers: Sequence[Driver]) -> None:
     """Drivers just authorized for one vehicle: none of them past 200 vehicles (all or none)."""
     ids = [d.id for d in drivers]
+    await lock_rows(ctx.session, Driver, ids)  # counted after any other authorization of them has committed
     counts = await ctx.session.execute(
         ctx.scope.apply(
             select(DriverCar.driver_id, func.count()).where(DriverCar.driver_id.in_(ids)).group_by(DriverCar.driver_id),
