@@ -17,7 +17,8 @@ series and zero totals, not an error.
   mean rate (litres / hours).
 * **ECU post-processing** (``getEcuPostProcessing``): the after-treatment's state: the DPF soot load (SPN 3719, %)
   and the DEF (urea) tank level (SPN 1761, %), per bucket the latest of each; the latest of each over the period,
-  and the DPF regenerations seen (a soot load falling by at least :data:`REGEN_DROP_PCT` points between samples).
+  and the DPF regenerations seen (:func:`regenerations`: the soot load falling by at least
+  :data:`REGEN_DROP_PCT` points from its peak; the next one counts once it has risen again).
 * **Differential pressure** (``getDifferentialPressure``): the DPF differential pressure (SPN 3251, kPa): per bucket
   its mean and maximum, and the period's maximum.
 * **Strengthened road spectrum** (``getStrengthenRoadSpectrum``): the duty the engine went through, as the load
@@ -60,8 +61,29 @@ LOAD_BANDS = (20.0, 40.0, 60.0, 80.0)
 DIESEL_KG_PER_L = 0.835
 #: Below this exhaust mass flow (kg/h) a sample says nothing about flow resistance.
 MIN_FLOW_KGH = 100.0
-#: A soot load falling by this many points between two samples: a DPF regeneration.
+#: A soot load falling by this many points from its peak: a DPF regeneration.
 REGEN_DROP_PCT = 20.0
+#: After a regeneration, the soot load rising this far above its lowest: filling again (the next one may count).
+REFILL_PCT = 5.0
+
+
+def regenerations(loads: list[float]) -> int:
+    """The DPF regenerations in a series of soot loads (%): each fall of at least :data:`REGEN_DROP_PCT` points
+    from the peak before it, however many samples it takes (an active regeneration burns the soot off over
+    minutes); once counted, the next counts only after the load has risen :data:`REFILL_PCT` above its lowest."""
+    count = 0
+    falling = False
+    peak = low = loads[0] if loads else 0.0
+    for x in loads:
+        if falling:
+            low = min(low, x)
+            if x >= low + REFILL_PCT:
+                falling, peak = False, x
+        elif x > peak:
+            peak = x
+        elif peak - x >= REGEN_DROP_PCT:
+            count, falling, low = count + 1, True, x
+    return count
 
 
 async def can_rows(c: crud.Ctx, car: Vehicle, begin: datetime, end: datetime) -> list[Any]:
@@ -257,7 +279,7 @@ async def ecu_post_processing(ctx: crud.Ctx, query: PeriodQuery) -> AfterTreatme
         ],
         soot_pct=loads[-1] if loads else None,
         def_pct=levels[-1] if levels else None,
-        regenerations=sum(1 for a, b in pairwise(loads) if a - b >= REGEN_DROP_PCT),
+        regenerations=regenerations(loads),
     )
 
 
