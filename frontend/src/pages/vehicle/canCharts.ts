@@ -1,0 +1,113 @@
+import type { EChartOption } from '../../components/chart/option';
+import type { AfterTreatment, Fuel, Pressure, Resistance, RoadSpectrum, Throttle } from './api';
+
+/** The CAN charts, each a tab of the vehicle's charts (backend telemetry/api/monitor_can.py). */
+export const CAN_CHARTS = ['throttle', 'fuel', 'afterTreatment', 'pressure', 'spectrum', 'resistance'] as const;
+export type CanChartKind = (typeof CAN_CHARTS)[number];
+
+/** The texts of the CAN charts, in the user's language. */
+export interface CanLabels {
+  avg: string;
+  max: string;
+  hours: string;
+  pedal: string;
+  fuelRate: string;
+  soot: string;
+  def: string;
+  pressure: string;
+  resistance: string;
+  rpm: string;
+  load: string;
+}
+
+const GRID = { left: 56, right: 56, top: 40, bottom: 32 };
+const HEAT = ['#f0f5ff', '#91caff', '#1677ff', '#003eb3'];
+
+/** A mean and a maximum per bucket of time (the tenant's wall-clock times, shown as the server gives them). */
+function spreadOption(points: { time: string; avg: number; max: number }[], unit: string, l: CanLabels, color: string): EChartOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: GRID,
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', name: unit, scale: true },
+    series: [
+      { type: 'line', name: l.avg, showSymbol: false, data: points.map((p) => [p.time, p.avg]), itemStyle: { color } },
+      { type: 'line', name: l.max, showSymbol: false, data: points.map((p) => [p.time, p.max]), lineStyle: { type: 'dashed' }, itemStyle: { color: '#ff7a45' } },
+    ],
+  };
+}
+
+/** Pedal position over time (lines) and the hours in each band of 10 % (bars on a second pair of axes). */
+export function throttleOption(th: Throttle, l: CanLabels): EChartOption {
+  const series = spreadOption(th.points, '%', l, '#1677ff');
+  return {
+    ...series,
+    grid: [
+      { left: 48, right: 16, top: 40, bottom: '45%' },
+      { left: 48, right: 16, top: '65%', bottom: 32 },
+    ],
+    xAxis: [
+      { type: 'time', gridIndex: 0 },
+      { type: 'category', gridIndex: 1, data: th.bands, axisLabel: { interval: 0, fontSize: 10 } },
+    ],
+    yAxis: [
+      { type: 'value', gridIndex: 0, name: l.pedal, min: 0, max: 100 },
+      { type: 'value', gridIndex: 1, name: l.hours },
+    ],
+    series: [
+      ...(series.series as object[]),
+      { type: 'bar', name: l.hours, xAxisIndex: 1, yAxisIndex: 1, data: th.bandHours, itemStyle: { color: '#13c2c2' } },
+    ],
+  };
+}
+
+/** Fuel rate over time (L/h). */
+export function fuelOption(f: Fuel, l: CanLabels): EChartOption {
+  return spreadOption(f.points, l.fuelRate, l, '#fa8c16');
+}
+
+/** DPF differential pressure over time (kPa). */
+export function pressureOption(p: Pressure, l: CanLabels): EChartOption {
+  return spreadOption(p.points, l.pressure, l, '#722ed1');
+}
+
+/** Soot load and DEF level (%) over time. */
+export function afterTreatmentOption(a: AfterTreatment, l: CanLabels): EChartOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: GRID,
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', name: '%', min: 0, max: 100 },
+    series: [
+      { type: 'line', name: l.soot, showSymbol: false, connectNulls: true, data: a.points.map((p) => [p.time, p.sootPct]), itemStyle: { color: '#595959' } },
+      { type: 'line', name: l.def, showSymbol: false, connectNulls: true, data: a.points.map((p) => [p.time, p.defPct]), itemStyle: { color: '#1677ff' } },
+    ],
+  };
+}
+
+/** Hours by band of engine speed (x) and of load (y): a heat map. */
+export function spectrumOption(rs: RoadSpectrum, l: CanLabels): EChartOption {
+  const max = Math.max(0.01, ...rs.cells.map((c) => c[2]));
+  return {
+    tooltip: { position: 'top' },
+    grid: { left: 72, right: 72, top: 24, bottom: 48 },
+    xAxis: { type: 'category', name: l.rpm, nameLocation: 'middle', nameGap: 28, data: rs.rpmBands, splitArea: { show: true } },
+    yAxis: { type: 'category', name: l.load, data: rs.loadBands, splitArea: { show: true } },
+    visualMap: { min: 0, max, calculable: true, orient: 'vertical', right: 0, top: 'middle', itemHeight: 120, inRange: { color: HEAT } },
+    series: [{ type: 'heatmap', name: l.hours, data: rs.cells, label: { show: true } }],
+  };
+}
+
+/** Flow resistance (kPa per t/h) over time. */
+export function resistanceOption(r: Resistance, l: CanLabels): EChartOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: GRID,
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', name: 'kPa/(t/h)', scale: true },
+    series: [{ type: 'line', name: l.resistance, showSymbol: false, data: r.points.map((p) => [p.time, p.resistance]), itemStyle: { color: '#eb2f96' } }],
+  };
+}
