@@ -95,7 +95,7 @@ export function spectrumOption(rs: RoadSpectrum, l: CanLabels): EChartOption {
     grid: { left: 72, right: 72, top: 24, bottom: 48 },
     xAxis: { type: 'category', name: l.rpm, nameLocation: 'middle', nameGap: 28, data: rs.rpmBands, splitArea: { show: true } },
     yAxis: { type: 'category', name: l.load, data: rs.loadBands, splitArea: { show: true } },
-    visualMap: { min: 0, max, calculable: true, orient: 'vertical', right: 0, top: 'middle', itemHeight: 120, inRange: { color: HEAT } },
+    visualMap: { min: 0, max, precision: 2, calculable: true, orient: 'vertical', right: 0, top: 'middle', itemHeight: 120, inRange: { color: HEAT } },
     series: [{ type: 'heatmap', name: l.hours, data: rs.cells, label: { show: true } }],
   };
 }
