@@ -8302,7 +8302,7 @@ export interface components {
             data: string;
             /**
              * Id
-             * @description the CAN id, hex (at most 29 bits)
+             * @description the CAN id, hex (29 bits)
              */
             id: string;
         };

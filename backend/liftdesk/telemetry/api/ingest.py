@@ -63,15 +63,14 @@ class IngestFix(FixIn):
 class CanFrameIn(BaseModel):
     """One CAN frame (``docs/mqtt.md`` ``can``): a 29-bit id (hex), 1 to 8 data bytes (hex), channel 0 or 1."""
 
-    id: Annotated[str, Field(pattern=r"^[0-9A-Fa-f]{1,8}$", description="the CAN id, hex (at most 29 bits)")]
+    id: Annotated[
+        str, Field(pattern=r"^(?:[0-9A-Fa-f]{1,7}|[01][0-9A-Fa-f]{7})$", description="the CAN id, hex (29 bits)")
+    ]
     data: Annotated[str, Field(pattern=r"^(?:[0-9A-Fa-f]{2}){1,8}$", description="the data bytes, hex")]
     channel: Annotated[int, Field(ge=0, le=1)] = 0
 
     def frame(self) -> CanFrame:
-        can_id = int(self.id, 16)
-        if can_id >= 1 << 29:
-            raise ServiceError(t("field_invalid", field="can.frames.id"))
-        return CanFrame(can_id, bytes.fromhex(self.data), self.channel)
+        return CanFrame(int(self.id, 16), bytes.fromhex(self.data), self.channel)
 
 
 class CanUploadIn(BaseModel):
