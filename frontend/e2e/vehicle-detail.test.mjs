@@ -180,6 +180,8 @@ describe('vehicle detail', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await drawer().locator('.ant-tabs').getByRole('tab', { name: '油门开度', exact: true }).click();
     await drawer().getByTestId('vd-chart-throttle').locator('canvas').first().waitFor();
+    await page.waitForTimeout(1500); // the line's entry animation
+    await drawer().locator('.ant-tabs').screenshot({ path: shot('vehicle-detail-throttle-1280') });
     await page.keyboard.press('Escape');
     await page.locator('tbody tr.ant-table-row', { hasText: VEHICLE }).getByRole('button', { name: '详情' }).click();
     await drawer().getByText(`车辆详情 ${VEHICLE}`).waitFor();

@@ -23,37 +23,58 @@ export interface CanLabels {
 const GRID = { left: 56, right: 56, top: 40, bottom: 32 };
 const HEAT = ['#f0f5ff', '#91caff', '#1677ff', '#003eb3'];
 
-/** A mean and a maximum per bucket of time (the tenant's wall-clock times, shown as the server gives them). */
-function spreadOption(points: { time: string; avg: number; max: number }[], unit: string, l: CanLabels, color: string): EChartOption {
+/** The period asked for as the time axis (the tenant's wall-clock times, read and shown alike by the browser). */
+function timeAxis(c: { beginTime: string; endTime: string }) {
+  return { type: 'time' as const, min: c.beginTime, max: c.endTime };
+}
+
+/** A few buckets are drawn as dots: a line needs two. */
+const dots = (n: number) => n < 3;
+
+/** A mean and a maximum per bucket of time. */
+function spreadOption(
+  c: { beginTime: string; endTime: string; points: { time: string; avg: number; max: number }[] },
+  unit: string,
+  l: CanLabels,
+  color: string,
+): EChartOption {
+  const { points } = c;
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: GRID,
-    xAxis: { type: 'time' },
+    xAxis: timeAxis(c),
     yAxis: { type: 'value', name: unit, scale: true },
     series: [
-      { type: 'line', name: l.avg, showSymbol: false, data: points.map((p) => [p.time, p.avg]), itemStyle: { color } },
-      { type: 'line', name: l.max, showSymbol: false, data: points.map((p) => [p.time, p.max]), lineStyle: { type: 'dashed' }, itemStyle: { color: '#ff7a45' } },
+      { type: 'line', name: l.avg, showSymbol: dots(points.length), data: points.map((p) => [p.time, p.avg]), itemStyle: { color } },
+      {
+        type: 'line',
+        name: l.max,
+        showSymbol: dots(points.length),
+        data: points.map((p) => [p.time, p.max]),
+        lineStyle: { type: 'dashed' },
+        itemStyle: { color: '#ff7a45' },
+      },
     ],
   };
 }
 
 /** Pedal position over time (lines) and the hours in each band of 10 % (bars on a second pair of axes). */
 export function throttleOption(th: Throttle, l: CanLabels): EChartOption {
-  const series = spreadOption(th.points, '%', l, '#1677ff');
+  const series = spreadOption(th, '%', l, '#1677ff');
   return {
     ...series,
     grid: [
-      { left: 48, right: 16, top: 40, bottom: '45%' },
-      { left: 48, right: 16, top: '65%', bottom: 32 },
+      { left: 48, right: 16, top: 40, bottom: '50%' },
+      { left: 48, right: 16, top: '66%', bottom: 24 },
     ],
     xAxis: [
-      { type: 'time', gridIndex: 0 },
+      { ...timeAxis(th), gridIndex: 0 },
       { type: 'category', gridIndex: 1, data: th.bands, axisLabel: { interval: 0, fontSize: 10 } },
     ],
     yAxis: [
       { type: 'value', gridIndex: 0, name: l.pedal, min: 0, max: 100 },
-      { type: 'value', gridIndex: 1, name: l.hours },
+      { type: 'value', gridIndex: 1, splitNumber: 2 },
     ],
     series: [
       ...(series.series as object[]),
@@ -64,12 +85,12 @@ export function throttleOption(th: Throttle, l: CanLabels): EChartOption {
 
 /** Fuel rate over time (L/h). */
 export function fuelOption(f: Fuel, l: CanLabels): EChartOption {
-  return spreadOption(f.points, l.fuelRate, l, '#fa8c16');
+  return spreadOption(f, l.fuelRate, l, '#fa8c16');
 }
 
 /** DPF differential pressure over time (kPa). */
 export function pressureOption(p: Pressure, l: CanLabels): EChartOption {
-  return spreadOption(p.points, l.pressure, l, '#722ed1');
+  return spreadOption(p, l.pressure, l, '#722ed1');
 }
 
 /** Soot load and DEF level (%) over time. */
@@ -78,11 +99,11 @@ export function afterTreatmentOption(a: AfterTreatment, l: CanLabels): EChartOpt
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: GRID,
-    xAxis: { type: 'time' },
+    xAxis: timeAxis(a),
     yAxis: { type: 'value', name: '%', min: 0, max: 100 },
     series: [
-      { type: 'line', name: l.soot, showSymbol: false, connectNulls: true, data: a.points.map((p) => [p.time, p.sootPct]), itemStyle: { color: '#595959' } },
-      { type: 'line', name: l.def, showSymbol: false, connectNulls: true, data: a.points.map((p) => [p.time, p.defPct]), itemStyle: { color: '#1677ff' } },
+      { type: 'line', name: l.soot, showSymbol: dots(a.points.length), connectNulls: true, data: a.points.map((p) => [p.time, p.sootPct]), itemStyle: { color: '#595959' } },
+      { type: 'line', name: l.def, showSymbol: dots(a.points.length), connectNulls: true, data: a.points.map((p) => [p.time, p.defPct]), itemStyle: { color: '#1677ff' } },
     ],
   };
 }
@@ -106,8 +127,8 @@ export function resistanceOption(r: Resistance, l: CanLabels): EChartOption {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: GRID,
-    xAxis: { type: 'time' },
+    xAxis: timeAxis(r),
     yAxis: { type: 'value', name: 'kPa/(t/h)', scale: true },
-    series: [{ type: 'line', name: l.resistance, showSymbol: false, data: r.points.map((p) => [p.time, p.resistance]), itemStyle: { color: '#eb2f96' } }],
+    series: [{ type: 'line', name: l.resistance, showSymbol: dots(r.points.length), data: r.points.map((p) => [p.time, p.resistance]), itemStyle: { color: '#eb2f96' } }],
   };
 }
