@@ -42,7 +42,11 @@ def differences(conn: Connection) -> list[Any]:
 
 
 #: PostgreSQL: partitioned table → the partition columns its primary key holds besides the model's.
-PARTITIONED = {"fics_position": {"tenant_id", "device_time"}, "fics_event": {"tenant_id", "begin_time"}}
+PARTITIONED = {
+    "fics_position": {"tenant_id", "device_time"},
+    "fics_event": {"tenant_id", "begin_time"},
+    "fics_can_sample": {"tenant_id", "sample_time"},
+}
 
 
 def primary_keys(conn: Connection) -> dict[str, set[str]]:

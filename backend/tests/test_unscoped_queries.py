@@ -47,6 +47,10 @@ ALLOWED: dict[str, dict[str, str]] = {
         "latest_reports.latest": "the latest position of each vehicle of a statement that reads the vehicles "
         "through the scope (correlated on them), by the vehicle's own tenant and id",
     },
+    "telemetry/api/monitor_can.py": {
+        "can_rows": "CAN samples of one vehicle read through the scope (_one); the partitioned CAN history has no "
+        "TenantMixin and is filtered by the vehicle's tenant and id by hand",
+    },
     "telemetry/api/status.py": {
         "samples": "positions of one vehicle read through the scope (_one); the partitioned position table has no "
         "TenantMixin and is filtered by the vehicle's tenant and id by hand",

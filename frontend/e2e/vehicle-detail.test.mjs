@@ -9,12 +9,21 @@ import { ADMIN_PASSWORD, api, fleetWith, launchBrowser, newPage, shot, startBack
 const F = '/api/blade-fics-report/fics';
 const VEHICLE = 'E2E-详情-01';
 const DEVICE = '013900002222';
+// a diesel whose terminal passes its engine's J1939 frames on (CAN uploads, dated when they arrive: now)
+const DIESEL = 'E2E-详情-02';
+const DIESEL_DEVICE = '013900002223';
+// EEC1: 1,500 rpm (bytes 4-5: 12000 × 0.125 = 0x2EE0), torque 30 %; EEC2: pedal 50 % (125 × 0.4), load 60 %
+const ENGINE = [
+  { id: '0CF00400', data: 'FFFF9BE02EFFFFFF' },
+  { id: '0CF00300', data: 'FF7D3CFFFFFFFFFF' },
+];
 
 let backend;
 let browser;
 let page;
 let token;
 let carId;
+let dieselId;
 const pageErrors = [];
 const { signInAsAdmin, openMenu } = ui(() => page);
 
@@ -64,6 +73,14 @@ before(async () => {
     fixes: { [DEVICE]: fixes() },
   });
   carId = String(fleet.cars[VEHICLE].id);
+  const diesel = await fleetWith(backend.base, token, { vehicles: [{ carNo: DIESEL, deviceNumber: DIESEL_DEVICE, carType: 0 }] });
+  dieselId = String(diesel.cars[DIESEL].id);
+  const uploaded = await api(backend.base, '/api/liftdesk/ingest', {
+    method: 'POST',
+    token,
+    body: { device: DIESEL_DEVICE, fixes: [{ time: Date.now(), lat: 31.2, lon: 121.5, status: 3 }], can: Array.from({ length: 5 }, () => ({ frames: ENGINE })) },
+  });
+  assert.equal(uploaded.code, 200, JSON.stringify(uploaded));
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -133,6 +150,41 @@ describe('vehicle detail', () => {
       assert.match(await text('vd-utilisation'), new RegExp(`${cal.utilisation}%`));
     }
     await page.screenshot({ path: shot('vehicle-detail-charts-1280') });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('draws the engine charts of a diesel from its CAN data; an electric vehicle has none', async () => {
+    const charts = drawer().locator('.ant-tabs');
+    await charts.getByRole('tab', { name: '油门开度', exact: true }).click();
+    await drawer().getByTestId('vd-empty-throttle').waitFor(); // an electric truck: no engine on its CAN bus
+    await page.keyboard.press('Escape');
+    await page.locator('tbody tr.ant-table-row', { hasText: DIESEL }).getByRole('button', { name: '详情' }).click();
+    await drawer().getByText(`车辆详情 ${DIESEL}`).waitFor();
+    await drawer().locator('.ant-tabs').scrollIntoViewIfNeeded();
+    await drawer().locator('.ant-tabs').getByRole('tab', { name: '强化路谱', exact: true }).click();
+    await drawer().getByTestId('vd-chart-spectrum').locator('canvas').first().waitFor();
+    const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+    const since = new Date(Date.now() + 8 * 3_600_000 - 6 * 86_400_000).toISOString().slice(0, 10);
+    const params = { carId: dieselId, beginTime: `${since} 00:00:00`, endTime: `${today} 23:59:59` };
+    const spectrum = (await api(backend.base, `${F}/monitor/getStrengthenRoadSpectrum`, { token, params })).data;
+    // 1,500 rpm at 60 % load: the 1200-1600 rpm band, the 60-80 % band
+    assert.deepEqual(spectrum.cells.map(([r, l]) => [r, l]), [[2, 3]]);
+    assert.ok(spectrum.totalHours > 0);
+    await drawer().getByText(new RegExp(`共 ${spectrum.totalHours} 小时`)).waitFor();
+    await page.waitForTimeout(300); // the chart's entry animation
+    await drawer().locator('.ant-tabs').screenshot({ path: shot('vehicle-detail-spectrum-1280') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(600);
+    await drawer().getByTestId('vd-chart-spectrum').locator('canvas').first().waitFor();
+    await drawer().locator('.ant-tabs').screenshot({ path: shot('vehicle-detail-spectrum-390') });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await drawer().locator('.ant-tabs').getByRole('tab', { name: '油门开度', exact: true }).click();
+    await drawer().getByTestId('vd-chart-throttle').locator('canvas').first().waitFor();
+    await page.waitForTimeout(1500); // the line's entry animation
+    await drawer().locator('.ant-tabs').screenshot({ path: shot('vehicle-detail-throttle-1280') });
+    await page.keyboard.press('Escape');
+    await page.locator('tbody tr.ant-table-row', { hasText: VEHICLE }).getByRole('button', { name: '详情' }).click();
+    await drawer().getByText(`车辆详情 ${VEHICLE}`).waitFor();
     assert.deepEqual(pageErrors, []);
   });
 

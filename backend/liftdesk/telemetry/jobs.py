@@ -26,7 +26,7 @@ from liftdesk.system.models import Tenant
 from liftdesk.telemetry.cards import reconcile_card_lists
 from liftdesk.telemetry.models import Event, VehicleState
 from liftdesk.telemetry.rules import Thresholds, tenant_thresholds
-from liftdesk.telemetry.store import PartitionKeeper, month_start, retention_cut, retention_start
+from liftdesk.telemetry.store import PARTITIONED, PartitionKeeper, month_start, retention_cut, retention_start
 from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC, event_message, online_message
 
 log = logging.getLogger("liftdesk.jobs")
@@ -125,12 +125,12 @@ async def mark_offline(db: Database, bus: Bus | None = None, now: datetime | Non
 
 
 async def apply_retention(db: Database, today: date | None = None, bus: Bus | None = None) -> list[str]:
-    """PostgreSQL: drop each tenant's month partitions of positions and events older than its retention (the
-    months before ``store.retention_start``), and announce the first day kept per tenant."""
+    """PostgreSQL: drop each tenant's month partitions of positions, events and CAN samples older than its retention
+    (the months before ``store.retention_start``), and announce the first day kept per tenant."""
     if db.engine.dialect.name != "postgresql":
         return []
     today = today or utcnow().date()
-    keepers = [PartitionKeeper("fics_position"), PartitionKeeper("fics_event")]
+    keepers = [PartitionKeeper(table) for table in PARTITIONED]
     dropped: list[str] = []
     notices: list[dict[str, Any]] = []
     async with db.sessionmaker() as s:

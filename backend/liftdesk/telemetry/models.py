@@ -206,3 +206,26 @@ class FaceRecord(IdMixin, TenantMixin, Base):
     photo: Mapped[str | None] = mapped_column(String(255))
     device_time: Mapped[datetime] = mapped_column(index=True)
     create_time: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class CanSample(Base):
+    """What the J1939 frames of one CAN upload (JT/T 808 0x0705, MQTT ``can``) said, decoded (``telemetry.can``):
+    one row per vehicle and time the frames arrived (``sample_time``, the server's: the frames carry no date), a
+    column per parameter the monitor charts use, null when the upload did not carry it (migration 0023).
+
+    On PostgreSQL partitioned like ``fics_position``, by tenant then by month of ``sample_time``, so that a tenant's
+    retention drops whole months of it too (``store.PartitionKeeper``); the primary key (tenant, vehicle, time) is the
+    index the charts read by."""
+
+    __tablename__ = "fics_can_sample"
+    tenant_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    sample_time: Mapped[datetime] = mapped_column(primary_key=True)
+    engine_rpm: Mapped[float | None] = mapped_column(Float)  # SPN 190
+    pedal_pct: Mapped[float | None] = mapped_column(Float)  # SPN 91
+    load_pct: Mapped[float | None] = mapped_column(Float)  # SPN 92
+    fuel_lph: Mapped[float | None] = mapped_column(Float)  # SPN 183
+    air_kgh: Mapped[float | None] = mapped_column(Float)  # SPN 132
+    dpf_dp_kpa: Mapped[float | None] = mapped_column(Float)  # SPN 3251
+    soot_pct: Mapped[float | None] = mapped_column(Float)  # SPN 3719
+    def_pct: Mapped[float | None] = mapped_column(Float)  # SPN 1761

@@ -27,8 +27,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core.db import Database, retrying, utcnow
+from liftdesk.telemetry.can import COLUMNS as CAN_COLUMNS
 from liftdesk.telemetry.messages import Fix
-from liftdesk.telemetry.models import DailyStat, Event, FaceRecord, Position, VehicleState
+from liftdesk.telemetry.models import CanSample, DailyStat, Event, FaceRecord, Position, VehicleState
 
 if TYPE_CHECKING:
     from liftdesk.telemetry.pipeline.context import Batch, PositionRow, VehicleCtx
@@ -68,7 +69,8 @@ DAILY_SUMS = (
     "fault_n",
     "other_n",
 )
-PARTITIONED = ("fics_position", "fics_event")  # (PostgreSQL) by tenant, then by month of device / begin time
+#: (PostgreSQL) the tables partitioned by tenant, then by month of this column.
+PARTITIONED = {"fics_position": "device_time", "fics_event": "begin_time", "fics_can_sample": "sample_time"}
 QUERY_CHUNK = 200  # vehicles per query of the backfill look-ups (bounded statement size)
 
 
@@ -141,7 +143,7 @@ class PartitionKeeper:
             return
         parent, child = self.names(tenant, month)
         lit = tenant.replace("'", "''")
-        column = "device_time" if self.table == "fics_position" else "begin_time"
+        column = PARTITIONED[self.table]
         await session.execute(
             text(
                 f"CREATE TABLE IF NOT EXISTS {parent} PARTITION OF {self.table} FOR VALUES IN ('{lit}') "
@@ -182,11 +184,13 @@ class TelemetryStore:
         self.is_pg = db.engine.dialect.name == "postgresql"
         self.partitions = PartitionKeeper("fics_position")
         self.event_partitions = PartitionKeeper("fics_event")
+        self.can_partitions = PartitionKeeper("fics_can_sample")
 
     def forget_partitions(self, names: Iterable[str]) -> None:
         names = list(names)
         self.partitions.forget_names(names)
         self.event_partitions.forget_names(names)
+        self.can_partitions.forget_names(names)
 
     async def write(self, batch: Batch) -> None:
         """One transaction; again when it lost a deadlock to another writer of the same rows (the online marks and
@@ -196,12 +200,15 @@ class TelemetryStore:
         except Exception as exc:
             if not (self.is_pg and _missing_partition(exc)):
                 raise
-            tenants = {r[0] for r in batch.positions + batch.late_positions} | {
-                e["tenant_id"] for e in batch.new_events
-            }
+            tenants = (
+                {r[0] for r in batch.positions + batch.late_positions}
+                | {e["tenant_id"] for e in batch.new_events}
+                | {tenant for tenant, _, _ in batch.can}
+            )
             log.warning("a partition of tenant(s) %s was dropped meanwhile: writing the batch again", sorted(tenants))
             self.partitions.forget(tenants)
             self.event_partitions.forget(tenants)
+            self.can_partitions.forget(tenants)
             await self._write(batch)  # the transaction rolled back whole: nothing of the first attempt is stored
 
     async def _write(self, batch: Batch) -> None:
@@ -217,6 +224,8 @@ class TelemetryStore:
                 await self.close_event(s, closed)
             if batch.faces:
                 await s.execute(insert(FaceRecord), batch.faces)
+            if batch.can:
+                await self._can(s, batch)
             if batch.daily:
                 # rows in key order, as every writer of many rows takes them: fewer deadlocks to lose
                 await self._daily(s, sorted(batch.daily.values(), key=lambda r: (r["vehicle_id"], r["day"])))
@@ -272,6 +281,18 @@ class TelemetryStore:
             await raw.execute(
                 f"INSERT INTO fics_position ({cols}) SELECT {cols} FROM fics_position_stage ON CONFLICT DO NOTHING"
             )
+
+    async def _can(self, s: AsyncSession, batch: Batch) -> None:
+        """The decoded CAN samples in one executemany statement; a sample stored already (the same upload again) is
+        skipped. Every row names every column (null: not sent), so that one statement takes them all."""
+        if self.is_pg:
+            for tenant, month in {(t, month_start(when)) for t, _, when in batch.can}:
+                await self.can_partitions.ensure(s, tenant, month)
+        rows = [
+            {**dict.fromkeys(CAN_COLUMNS), **values, "tenant_id": t, "vehicle_id": v, "sample_time": when}
+            for (t, v, when), values in batch.can.items()
+        ]
+        await s.execute(self._insert(CanSample).on_conflict_do_nothing(), rows)
 
     @staticmethod
     async def _raw(s: AsyncSession) -> Any:

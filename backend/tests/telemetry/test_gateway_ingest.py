@@ -54,6 +54,34 @@ async def test_ingest_stores_the_fixes_of_the_callers_terminals(api: Api, ingest
     assert len(await positions(api.db, vid)) == 3 and len(await positions(api.db, vid2)) == 2
 
 
+async def test_ingest_takes_can_uploads_into_the_can_history(api: Api, ingest: httpx.AsyncClient) -> None:
+    """CAN uploads (as MQTT's ``can``) after the fixes: each a sample of the decoded CAN history, dated on arrival;
+    an id over 29 bits is a 400 naming the field, and nothing of the request is stored."""
+    from sqlalchemy import select
+
+    from liftdesk.telemetry.models import CanSample
+
+    headers = await api.headers()
+    vid, device = await add_vehicle(api.db)
+    uploads = [
+        {"frames": [{"id": "18FEF200", "data": "2C01FFFFFFFFFFFF"}, {"id": "CF00400", "data": "FFFF7D401FFFFFFF"}]}
+    ]
+    uploads.append({"frames": [{"id": "18FEF217", "data": "5802FFFFFFFFFFFF", "channel": 1}]})
+    r = await ingest.post(URL, json={"device": device, "fixes": [fix(0)], "can": uploads}, headers=headers)
+    assert r.status_code == 200 and r.json()["data"] == {"reports": 1, "fixes": 1}, r.text
+    async with api.db.sessionmaker() as s:
+        rows = (
+            (await s.execute(select(CanSample).where(CanSample.vehicle_id == vid).order_by(CanSample.sample_time)))
+            .scalars()
+            .all()
+        )
+    assert [(x.fuel_lph, x.engine_rpm) for x in rows] == [(15.0, 1000.0), (30.0, None)]
+    big = {"device": device, "fixes": [fix(1)], "can": [{"frames": [{"id": "3FFFFFFF", "data": "00"}]}]}
+    r = await ingest.post(URL, json=big, headers=headers)
+    assert r.status_code == 400 and "id" in r.json()["msg"], r.text
+    assert len(await positions(api.db, vid)) == 1
+
+
 async def test_ingest_refuses_other_tenants_devices_and_unknown_ones(api: Api, ingest: httpx.AsyncClient) -> None:
     headers = await api.headers()
     _, mine = await add_vehicle(api.db)
@@ -73,6 +101,12 @@ async def test_ingest_refuses_other_tenants_devices_and_unknown_ones(api: Api, i
         {"device": "x", "fixes": [{"time": "2026-03-02T01:00:00Z", "lat": 91, "lon": 1}]},
         {"fixes": [{"time": "2026-03-02T01:00:00Z", "lat": 1, "lon": 1}]},
         [],
+        {"device": "x", "fixes": [{"time": "2026-03-02T01:00:00Z", "lat": 1, "lon": 1}], "can": [{"frames": []}]},
+        {
+            "device": "x",
+            "fixes": [{"time": "2026-03-02T01:00:00Z", "lat": 1, "lon": 1}],
+            "can": [{"frames": [{"id": "18FEF2", "data": "0G"}]}],
+        },
     ],
 )
 async def test_ingest_validates_the_body(api: Api, ingest: httpx.AsyncClient, body: Any) -> None:

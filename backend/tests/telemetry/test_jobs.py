@@ -22,9 +22,10 @@ from liftdesk.fleet.models import Vehicle
 from liftdesk.system.messages import alarm_type
 from liftdesk.system.models import SiteMessage, Tenant
 from liftdesk.system.service import SETTINGS_CHANGED
+from liftdesk.telemetry.can import encode
 from liftdesk.telemetry.jobs import Jobs, apply_retention, mark_offline
 from liftdesk.telemetry.messages import Fix, Report
-from liftdesk.telemetry.models import Event, Position, VehicleState
+from liftdesk.telemetry.models import CanSample, Event, Position, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.view import EVENT_TOPIC, ONLINE_TOPIC
 from tests.conftest import tenant_thresholds
@@ -134,9 +135,15 @@ async def positions_of(db: Database, vid: int) -> int:
         return int((await s.execute(stmt)).scalar_one())
 
 
+async def can_samples_of(db: Database, vid: int) -> int:
+    async with db.sessionmaker() as s:
+        stmt = select(func.count()).select_from(CanSample).where(CanSample.vehicle_id == vid)
+        return int((await s.execute(stmt)).scalar_one())
+
+
 async def test_retention_never_breaks_a_batch(app: FastAPI, db: Database, database: tuple[str, str]) -> None:
-    """Months past a tenant's retention are dropped (positions and events). A late fix for such a month is not
-    stored but acknowledged, and never fails the other terminals' fixes of its batch - in the pipeline that heard
+    """Months past a tenant's retention are dropped (positions, events and CAN samples). A late fix for such a month
+    is not stored but acknowledged, and never fails the other terminals' fixes of its batch - in the pipeline that heard
     of the change (PostgreSQL: the retention run's notice; SQLite: the tenant's save), and in one that did not
     (another process) and still believes in the dropped month."""
     pg = database[0] == "postgresql"
@@ -150,6 +157,9 @@ async def test_retention_never_breaks_a_batch(app: FastAPI, db: Database, databa
     other = Pipeline(db, LocalBus())  # another process's pipeline: it hears nothing
     try:
         await p.submit(Report(a_dev, (at(january, load_kg=9000.0), at(january + timedelta(seconds=10))), january))
+        can = (encode("LFE1", {"EngFuelRate": 5.0}),)  # a CAN upload that month: the CAN history has it too
+        await p.submit(Report(a_dev, (), january + timedelta(seconds=15), can=can))
+        assert await can_samples_of(db, a) == 1
         await other.submit(Report(c_dev, (at(january),), january))
         async with db.sessionmaker() as s:
             await s.execute(update(Tenant).where(Tenant.tenant_id == tenant).values(retention_months=3))
@@ -158,8 +168,10 @@ async def test_retention_never_breaks_a_batch(app: FastAPI, db: Database, databa
             await app.state.bus.publish(SETTINGS_CHANGED, {"kind": "tenant", "tenantId": tenant, "code": None})
         dropped = await apply_retention(db, bus=app.state.bus)  # keeps from the 1st of the month 2 months ago
         if pg:
-            assert {f"fics_position_t{tenant}_202601", f"fics_event_t{tenant}_202601"} <= set(dropped)
+            months = {f"fics_position_t{tenant}_202601", f"fics_event_t{tenant}_202601"}
+            assert months | {f"fics_can_sample_t{tenant}_202601"} <= set(dropped)
             assert await positions_of(db, a) == 0 and await events_of(db, a) == []
+            assert await can_samples_of(db, a) == 0
         else:
             assert dropped == [], "SQLite keeps no partitions to drop"
         now = utcnow().replace(microsecond=0)

@@ -278,3 +278,36 @@ def test_the_demo_fleet_shows_battery_and_fault_alarms_and_they_clear() -> None:
     model, params = low[0]
     flags = [_liquid_low(r) for r in drive(model, params, MONDAY + 7 * 86400, wire=False)]
     assert flags[0] and not all(flags) and model.counts["waterings"] >= 1
+
+
+def test_a_diesel_sends_plausible_j1939_frames_while_on() -> None:
+    """A diesel's terminal uploads its engine and after-treatment (0x0705) while ACC is on, read back from the wire
+    and decoded by the platform's table: speeds, loads and rates in range, the DPF regenerating now and then; an
+    electric truck has no such bus."""
+    from liftdesk.telemetry.api.monitor_can import regenerations
+    from liftdesk.telemetry.can import decode_all
+    from liftdesk.telemetry.codecs.jt808.terminal import parse_can_data
+    from liftdesk.telemetry.messages import CanFrame
+
+    spec = DeviceSpec("013800000097", VehicleType.DIESEL, 3000, seed=5, shift_pattern=ShiftPattern.THREE)
+    model, _ = make(spec)
+    schedule = ReportSchedule(model)
+    samples = []
+    while model.t < MONDAY + 30 * 3600:
+        schedule.run_to(schedule.due())
+        body = model.can_data()
+        assert (body is not None) == model.acc_on
+        if body is not None:
+            read = parse_can_data(body.encode())
+            samples.append(decode_all(CanFrame(i.can_id, i.data, i.channel, i.extended) for i in read.items))
+    assert len(samples) > 500
+    assert all(len(s) == 8 for s in samples), samples[0]  # every parameter of the table, every time
+    assert all(700 <= s["engine_rpm"] <= 2450 and 0 <= s["pedal_pct"] <= 100 for s in samples)
+    assert all(0 <= s["fuel_lph"] < 10 and 50 < s["air_kgh"] < 300 and 0 < s["dpf_dp_kpa"] < 10 for s in samples)
+    assert max(s["load_pct"] for s in samples) > 50 and min(s["load_pct"] for s in samples) < 30
+    soot = [s["soot_pct"] for s in samples]
+    assert all(0 <= x <= 100 for x in soot) and max(soot) - min(soot) > 5
+    assert regenerations(soot) >= 1, (min(soot), max(soot))
+    lithium, _ = make(DeviceSpec("013800000096", VehicleType.LITHIUM, 2000, seed=5, shift_pattern=ShiftPattern.THREE))
+    lithium.acc_on = True
+    assert lithium.can_data() is None

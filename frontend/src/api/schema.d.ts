@@ -2610,6 +2610,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/monitor/getDifferentialPressure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's DPF differential pressure (J1939 SPN 3251, kPa) over a period (at most 7 days)
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_differential_pressure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getEcuPostProcessing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's exhaust after-treatment over a period (at most 7 days): DPF soot load (SPN 3719), DEF tank level (SPN 1761), DPF regenerations
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_ecu_post_processing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getFilteredFlowResistance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's DPF flow resistance over a period (at most 7 days): differential pressure over exhaust mass flow (kPa per t/h), idle samples filtered out
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_filtered_flow_resistance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getFuelInjectionQuantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's engine fuel rate (J1939 SPN 183, L/h) over a period (at most 7 days) and the litres injected
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_fuel_injection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/monitor/getRunCondition": {
         parameters: {
             query?: never;
@@ -2630,6 +2710,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/monitor/getStrengthenRoadSpectrum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's engine duty over a period (at most 7 days): hours by band of engine speed (SPN 190) and of load (SPN 92), a 2-D histogram
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_road_spectrum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/monitor/getTemperature": {
         parameters: {
             query?: never;
@@ -2642,6 +2742,26 @@ export interface paths {
          * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
          */
         get: operations["monitor-vehicle_temperature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-fics-report/fics/monitor/getThrottleOpening": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vehicle's accelerator pedal position (J1939 SPN 91) over a period (at most 7 days): per bucket of time and as hours in bands of 10 %
+         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         */
+        get: operations["monitor-vehicle_throttle_opening"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7183,6 +7303,62 @@ export interface components {
              */
             hasAppPassword: boolean;
         };
+        /** AfterTreatment */
+        AfterTreatment: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Defpct
+             * @description the latest DEF tank level of the period
+             */
+            defPct?: number | null;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /** Points */
+            points: components["schemas"]["AfterTreatmentPoint"][];
+            /**
+             * Regenerations
+             * @description DPF regenerations seen (the soot load falling steeply)
+             */
+            regenerations: number;
+            /**
+             * Sootpct
+             * @description the latest DPF soot load of the period
+             */
+            sootPct?: number | null;
+            /**
+             * Steps
+             * @description the length of a bucket of time (seconds)
+             */
+            stepS: number;
+        };
+        /** AfterTreatmentPoint */
+        AfterTreatmentPoint: {
+            /**
+             * Defpct
+             * @description DEF tank level, the bucket's latest (%)
+             */
+            defPct?: number | null;
+            /**
+             * Sootpct
+             * @description DPF soot load, the bucket's latest (%)
+             */
+            sootPct?: number | null;
+            /**
+             * Time
+             * @description the bucket's start
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
+        };
         /** AlarmCount */
         AlarmCount: {
             /** Count */
@@ -8307,6 +8483,32 @@ export interface components {
             utilisation: number;
             /** Workhours */
             workHours: number;
+        };
+        /**
+         * CanFrameIn
+         * @description One CAN frame (``docs/mqtt.md`` ``can``): a 29-bit id (hex), 1 to 8 data bytes (hex), channel 0 or 1.
+         */
+        CanFrameIn: {
+            /**
+             * Channel
+             * @default 0
+             */
+            channel: number;
+            /**
+             * Data
+             * @description the data bytes, hex
+             */
+            data: string;
+            /**
+             * Id
+             * @description the CAN id, hex (29 bits)
+             */
+            id: string;
+        };
+        /** CanUploadIn */
+        CanUploadIn: {
+            /** Frames */
+            frames: components["schemas"]["CanFrameIn"][];
         };
         /**
          * CarAuthorizationRow
@@ -10820,6 +11022,46 @@ export interface components {
              */
             withTerminal: number;
         };
+        /** Fuel */
+        Fuel: {
+            /**
+             * Averagelph
+             * @description litres / hours
+             */
+            averageLph: number;
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * Hours
+             * @description hours with a fuel rate
+             */
+            hours: number;
+            /**
+             * Litres
+             * @description litres injected over the period
+             */
+            litres: number;
+            /**
+             * Points
+             * @description engine fuel rate (L/h) per bucket
+             */
+            points: components["schemas"]["Spread"][];
+            /**
+             * Steps
+             * @description the length of a bucket of time (seconds)
+             */
+            stepS: number;
+        };
         /** FuncSetIn */
         FuncSetIn: {
             /**
@@ -11319,6 +11561,11 @@ export interface components {
              * @default false
              */
             backfill: boolean;
+            /**
+             * Can
+             * @description CAN uploads after the fixes, dated when they arrive
+             */
+            can?: components["schemas"]["CanUploadIn"][];
             /** Device */
             device: string;
             /** Fixes */
@@ -13793,6 +14040,36 @@ export interface components {
             /** Updateuser */
             updateUser?: string | null;
         };
+        /** Pressure */
+        Pressure: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * Maxkpa
+             * @description the highest of the period
+             */
+            maxKpa?: number | null;
+            /**
+             * Points
+             * @description DPF differential pressure (kPa) per bucket
+             */
+            points: components["schemas"]["Spread"][];
+            /**
+             * Steps
+             * @description the length of a bucket of time (seconds)
+             */
+            stepS: number;
+        };
         /**
          * ProfileIn
          * @description What a user may change about themself (``update-info``): never their account, roles or organisations.
@@ -13903,6 +14180,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["AccountOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[AfterTreatment] */
+        R_AfterTreatment_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["AfterTreatment"] | null;
             /**
              * Msg
              * @default
@@ -14359,6 +14655,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["FleetOverview"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Fuel] */
+        R_Fuel_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Fuel"] | null;
             /**
              * Msg
              * @default
@@ -15795,6 +16110,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Pressure] */
+        R_Pressure_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Pressure"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[ProfileOut] */
         R_ProfileOut_: {
             /**
@@ -15898,6 +16232,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["ReportPage_StatisticsRow_StatisticsTotals_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Resistance] */
+        R_Resistance_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Resistance"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[RoadSpectrum] */
+        R_RoadSpectrum_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["RoadSpectrum"] | null;
             /**
              * Msg
              * @default
@@ -16145,6 +16517,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["Thermal"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[Throttle] */
+        R_Throttle_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Throttle"] | null;
             /**
              * Msg
              * @default
@@ -17495,6 +17886,106 @@ export interface components {
             total: number;
             totals: components["schemas"]["StatisticsTotals"];
         };
+        /** Resistance */
+        Resistance: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * Minflowkgh
+             * @description samples under this exhaust flow are left out
+             */
+            minFlowKgh: number;
+            /** Points */
+            points: components["schemas"]["ResistancePoint"][];
+            /**
+             * Resistance
+             * @description over the whole period (kPa per t/h)
+             */
+            resistance?: number | null;
+            /**
+             * Steps
+             * @description the length of a bucket of time (seconds)
+             */
+            stepS: number;
+        };
+        /** ResistancePoint */
+        ResistancePoint: {
+            /**
+             * Dpkpa
+             * @description the mean DPF differential pressure of the samples counted (kPa)
+             */
+            dpKpa: number;
+            /**
+             * Flowkgh
+             * @description the mean exhaust mass flow of the samples counted (kg/h)
+             */
+            flowKgh: number;
+            /**
+             * Resistance
+             * @description Σ ΔP / Σ exhaust flow: kPa per t/h
+             */
+            resistance: number;
+            /**
+             * Time
+             * @description the bucket's start
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
+        };
+        /** RoadSpectrum */
+        RoadSpectrum: {
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Cells
+             * @description [rpm band, load band, hours] of every band used
+             */
+            cells: [
+                number,
+                number,
+                number
+            ][];
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * Loadbands
+             * @description bands of engine percent load at current speed
+             */
+            loadBands: string[];
+            /**
+             * Rpmbands
+             * @description bands of engine speed (rpm)
+             */
+            rpmBands: string[];
+            /**
+             * Steps
+             * @description the length of a bucket of time (seconds)
+             */
+            stepS: number;
+            /**
+             * Totalhours
+             * @description hours with the engine running and both parameters known
+             */
+            totalHours: number;
+        };
         /** RoleIn */
         RoleIn: {
             /** Id */
@@ -17936,6 +18427,25 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /** Spread */
+        Spread: {
+            /**
+             * Avg
+             * @description the mean of the bucket's samples
+             */
+            avg: number;
+            /**
+             * Max
+             * @description the highest of the bucket's samples
+             */
+            max: number;
+            /**
+             * Time
+             * @description the bucket's start
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
         };
         /**
          * StageDay
@@ -18606,6 +19116,46 @@ export interface components {
             hours: number[];
             /** Totalhours */
             totalHours: number;
+        };
+        /** Throttle */
+        Throttle: {
+            /**
+             * Averagepct
+             * @description the time-weighted mean over the period
+             */
+            averagePct: number;
+            /**
+             * Bandhours
+             * @description hours held in each band
+             */
+            bandHours: number[];
+            /**
+             * Bands
+             * @description bands of pedal position: 0-10% … 90-100%
+             */
+            bands: string[];
+            /**
+             * Begintime
+             * @example 2025-01-31 08:00:00
+             */
+            beginTime: string;
+            /** Carid */
+            carId: string;
+            /**
+             * Endtime
+             * @example 2025-01-31 08:00:00
+             */
+            endTime: string;
+            /**
+             * Points
+             * @description accelerator pedal position (%) per bucket
+             */
+            points: components["schemas"]["Spread"][];
+            /**
+             * Steps
+             * @description the length of a bucket of time (seconds)
+             */
+            stepS: number;
         };
         /** TopGrantIn */
         TopGrantIn: {
@@ -24931,6 +25481,146 @@ export interface operations {
             };
         };
     };
+    "monitor-vehicle_differential_pressure": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Pressure_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_ecu_post_processing": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AfterTreatment_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_filtered_flow_resistance": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Resistance_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_fuel_injection": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Fuel_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "monitor-vehicle_run_condition": {
         parameters: {
             query: {
@@ -24966,6 +25656,41 @@ export interface operations {
             };
         };
     };
+    "monitor-vehicle_road_spectrum": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_RoadSpectrum_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "monitor-vehicle_temperature": {
         parameters: {
             query: {
@@ -24988,6 +25713,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Temperatures_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "monitor-vehicle_throttle_opening": {
+        parameters: {
+            query: {
+                carId: string;
+                /** @description default: a day before endTime */
+                beginTime?: string | null;
+                /** @description default: now */
+                endTime?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Throttle_"];
                 };
             };
             /** @description Validation Error */

@@ -1,6 +1,7 @@
 """HTTP ingest: integrations post fixes for their tenant's terminals (same JSON as MQTT, ``docs/mqtt.md``).
 
-``POST /api/liftdesk/ingest`` with a bearer token; body ``{device, fixes: [...], backfill?}`` or a list of those.
+``POST /api/liftdesk/ingest`` with a bearer token; body ``{device, fixes: [...], backfill?, can?}`` or a list of those;
+``can``: CAN uploads (``[{frames: [{id, data, channel?}]}]``, as MQTT's ``can`` event), dated when they arrive.
 The caller needs the vehicles' edit permission, and every device must belong to the caller's tenant and its vehicle
 to the caller's data scope (403 otherwise, also for unknown devices, so nothing leaks); a device of the tenant whose
 terminal is bound to no vehicle gets 400 (its fixes have nowhere to go and are not stored).
@@ -12,7 +13,7 @@ An action of the vehicle resource (``core.actions``); needs ``app.state.pipeline
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema
@@ -26,7 +27,7 @@ from liftdesk.core.i18n import t
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.resources import VEHICLE
 from liftdesk.telemetry.gateway.payloads import FixIn
-from liftdesk.telemetry.messages import Report, UnknownDevice
+from liftdesk.telemetry.messages import CanFrame, Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import TerminalService
 
@@ -59,12 +60,32 @@ class IngestFix(FixIn):
     ]
 
 
+class CanFrameIn(BaseModel):
+    """One CAN frame (``docs/mqtt.md`` ``can``): a 29-bit id (hex), 1 to 8 data bytes (hex), channel 0 or 1."""
+
+    id: Annotated[
+        str, Field(pattern=r"^(?:[0-9A-Fa-f]{1,7}|[01][0-9A-Fa-f]{7})$", description="the CAN id, hex (29 bits)")
+    ]
+    data: Annotated[str, Field(pattern=r"^(?:[0-9A-Fa-f]{2}){1,8}$", description="the data bytes, hex")]
+    channel: Annotated[int, Field(ge=0, le=1)] = 0
+
+    def frame(self) -> CanFrame:
+        return CanFrame(int(self.id, 16), bytes.fromhex(self.data), self.channel)
+
+
+class CanUploadIn(BaseModel):
+    frames: Annotated[list[CanFrameIn], Field(min_length=1, max_length=64)]
+
+
 class IngestReport(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
     device: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[0-9A-Za-z_-]+$")]
     fixes: Annotated[list[IngestFix], Field(min_length=1, max_length=5000)]
     backfill: bool = False
+    can: Annotated[list[CanUploadIn], Field(max_length=50)] = Field(
+        default_factory=list, description="CAN uploads after the fixes, dated when they arrive"
+    )
 
 
 class IngestResult(BaseModel):
@@ -113,6 +134,11 @@ async def ingest(ctx: crud.Ctx, body: IngestIn, state: State) -> IngestResult:
     now = utcnow()
     submitted = [
         Report(r.device, tuple(f.to_fix() for f in r.fixes), now, backfill=r.backfill, source=SOURCE) for r in reports
+    ] + [
+        # each upload a moment apart: the CAN history keeps one sample per vehicle and time
+        Report(r.device, (), now + timedelta(microseconds=i + 1), source=SOURCE, can=tuple(f.frame() for f in u.frames))
+        for r in reports
+        for i, u in enumerate(r.can)
     ]
     results = await asyncio.gather(*(pipeline.submit(report) for report in submitted), return_exceptions=True)
     unbound = sorted({d for r in results if isinstance(r, UnknownDevice) for d in r.devices})
@@ -121,4 +147,4 @@ async def ingest(ctx: crud.Ctx, body: IngestIn, state: State) -> IngestResult:
             raise result
     if unbound:  # the other devices' fixes are stored; re-sending them all is harmless (duplicates are ignored)
         raise ServiceError(t("terminal_unbound", field="device", value=", ".join(unbound)))
-    return IngestResult(reports=len(submitted), fixes=sum(len(r.fixes) for r in submitted))
+    return IngestResult(reports=len(reports), fixes=sum(len(r.fixes) for r in submitted))

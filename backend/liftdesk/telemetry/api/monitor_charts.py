@@ -23,11 +23,9 @@ Definitions (fleet-domain §4; hours with two decimals, days and hours local to 
 * **Run condition** (``getRunCondition``): the hours with ACC on over the period in each band of speed (km/h) and of
   load (percent of the rated load; without a rated load: empty / loaded), samples held as above.
 
-Not offered, because the stored data does not hold what they need (an endpoint that cannot do its job is absent):
-``getThrottleOpening``, ``getFuelInjectionQuantity``, ``getEcuPostProcessing``, ``getDifferentialPressure``,
-``getStrengthenRoadSpectrum``, ``getFilteredFlowResistance``: no terminal or adapter reports throttle, injection,
-exhaust after-treatment (DPF pressure, flow resistance) or road-load data, and CAN frames are kept as the latest
-value per id only, with no decoding table.
+The engine and exhaust after-treatment charts (``getThrottleOpening``, ``getFuelInjectionQuantity``,
+``getEcuPostProcessing``, ``getDifferentialPressure``, ``getStrengthenRoadSpectrum``, ``getFilteredFlowResistance``)
+read the decoded CAN history instead: :mod:`liftdesk.telemetry.api.monitor_can`.
 """
 
 from __future__ import annotations

@@ -129,6 +129,8 @@ class Batch:
     backfilled: set[int] = field(default_factory=set)  # id() of the fixes of backfill reports
     unknown: set[str] = field(default_factory=set)  # terminals bound to no vehicle: their submissions fail
     faces: list[dict[str, Any]] = field(default_factory=list)  # face comparisons (fics_face_record rows)
+    #: decoded CAN uploads (fics_can_sample rows): (tenant, vehicle, time received) → the parameters they carried
+    can: dict[tuple[str, int, datetime], dict[str, float]] = field(default_factory=dict)
     late: int = 0  # late fixes stored (and replayed)
     duplicates: int = 0  # re-sent fixes dropped
     twins: int = 0  # same-time fixes that differed from the last: alarms only

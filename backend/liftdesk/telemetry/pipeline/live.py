@@ -1,5 +1,5 @@
 """What a vehicle's live state shows: :func:`live_view` (the message published on ``LIVE_TOPIC`` after each
-write) and the latest frame of each CAN id (:func:`remember_can`).
+write), the latest frame of each CAN id and the decoded CAN history (:func:`remember_can`).
 """
 
 from __future__ import annotations
@@ -7,17 +7,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from liftdesk.telemetry.can import decode_all
 from liftdesk.telemetry.messages import Report
-from liftdesk.telemetry.pipeline.context import VehicleCtx
+from liftdesk.telemetry.pipeline.context import Batch, VehicleCtx
 from liftdesk.telemetry.view import LiveVehicle, alarm_kinds
 
 
-def remember_can(v: VehicleCtx, report: Report) -> None:
-    """The latest frame of each CAN id (what a CAN data page shows); the frames themselves are not kept."""
+def remember_can(v: VehicleCtx, report: Report, batch: Batch) -> None:
+    """The latest frame of each CAN id (what a CAN data page shows), and the J1939 parameters the frames carried
+    (``telemetry.can``) as a sample of the CAN history (``fics_can_sample``, dated when they arrived)."""
     when = report.received_at.isoformat() + "Z"
     for frame in report.can:
         key = f"{frame.can_id:08X}"
         v.can[key] = {"data": frame.data.hex().upper(), "channel": frame.channel, "time": when}
+    values = decode_all(report.can)
+    if values:
+        batch.can.setdefault((v.tenant_id, v.vehicle_id, report.received_at), {}).update(values)
 
 
 def live_view(v: VehicleCtx, now: datetime) -> dict[str, Any]:

@@ -293,7 +293,7 @@ class Pipeline:
             if report.can:
                 ctx = await self._context(report.device)
                 if ctx is not None:
-                    remember_can(ctx, report)
+                    remember_can(ctx, report, batch)
                     batch.states[ctx.vehicle_id] = ctx
             by_device.setdefault(report.device, []).extend(report.fixes)
         for device, fixes in by_device.items():

@@ -7,6 +7,8 @@ import EChart from '../../components/chart/EChart';
 import type { EChartOption } from '../../components/chart/option';
 import type { DayRange } from '../../components/report/range';
 import { vehicleCalls } from './api';
+import CanChart from './CanCharts';
+import { CAN_CHARTS } from './canCharts';
 import {
   calendarOption,
   mileageOption,
@@ -154,6 +156,7 @@ export default function VehicleCharts({ carId, range }: { carId: string; range: 
         />
       ),
     },
+    ...CAN_CHARTS.map((kind) => ({ key: kind, label: t(`vehicleDetail.tab.${kind}`), children: <CanChart kind={kind} carId={carId} range={range} /> })),
   ];
   return <Tabs activeKey={tab} onChange={setTab} items={items} size="small" />;
 }

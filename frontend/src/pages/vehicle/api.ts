@@ -18,6 +18,13 @@ export type Calendar = Schemas['Calendar'];
 export type Waterfall = Schemas['Waterfall'];
 export type Temperatures = Schemas['Temperatures'];
 export type RunCondition = Schemas['RunCondition'];
+/** The CAN charts of `monitor/*`: the engine and its after-treatment (backend telemetry/api/monitor_can.py). */
+export type Throttle = Schemas['Throttle'];
+export type Fuel = Schemas['Fuel'];
+export type AfterTreatment = Schemas['AfterTreatment'];
+export type Pressure = Schemas['Pressure'];
+export type RoadSpectrum = Schemas['RoadSpectrum'];
+export type Resistance = Schemas['Resistance'];
 
 /** The longest range of the detail's charts (backend status.py MAX_DAYS, track.py MAX_PERIOD). */
 export const DETAIL_MAX_DAYS = 7;
@@ -42,4 +49,10 @@ export const vehicleCalls = {
   calendar: (carId: string, month: string) => apiGet(`${M}/getWorkEfficiencyCalendar`, { carId, month }),
   temperature: (carId: string, range: DayRange) => apiGet(`${M}/getTemperature`, { carId, ...periodParams(range) }),
   runCondition: (carId: string, range: DayRange) => apiGet(`${M}/getRunCondition`, { carId, ...periodParams(range) }),
+  throttle: (carId: string, range: DayRange) => apiGet(`${M}/getThrottleOpening`, { carId, ...periodParams(range) }),
+  fuel: (carId: string, range: DayRange) => apiGet(`${M}/getFuelInjectionQuantity`, { carId, ...periodParams(range) }),
+  afterTreatment: (carId: string, range: DayRange) => apiGet(`${M}/getEcuPostProcessing`, { carId, ...periodParams(range) }),
+  pressure: (carId: string, range: DayRange) => apiGet(`${M}/getDifferentialPressure`, { carId, ...periodParams(range) }),
+  spectrum: (carId: string, range: DayRange) => apiGet(`${M}/getStrengthenRoadSpectrum`, { carId, ...periodParams(range) }),
+  resistance: (carId: string, range: DayRange) => apiGet(`${M}/getFilteredFlowResistance`, { carId, ...periodParams(range) }),
 };

@@ -186,6 +186,9 @@ class TerminalOutbox:
             if location is None:
                 continue
             await self._store(location)
+            can = m.can_data()
+            if can is not None and self._online:  # the latest values only: not kept for a re-send
+                await self._try_send(can)
             if m.battery is not None and m.on_charger and self.battery_reports:
                 next_battery = m.t + schedule.interval() / 2
 

@@ -1,6 +1,7 @@
 """What the vehicle's terminal reports of it (:class:`ForkliftReports`): its speed as the sensors and
-parameters shape it, the overspeed alarm, the battery, the controller's fault codes and the 0x0200 body of
-the present moment (:meth:`ForkliftReports.location`).
+parameters shape it, the overspeed alarm, the battery, the controller's fault codes, the 0x0200 body of
+the present moment (:meth:`ForkliftReports.location`) and a diesel's CAN upload (0x0705,
+:meth:`ForkliftReports.can_data`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import math
 from liftdesk.telemetry.codecs.jt808 import (
     AlarmFlag,
     BatteryInfo,
+    CanData,
     ForkliftStatus,
     Forks,
     FunctionSwitch,
@@ -20,6 +22,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     StatusFlag,
 )
 
+from ..schedule import LOCAL_TZ
 from .state import _FAULT_CODES, _FAULT_EVERY_S, _FAULT_LASTS_S, ForkliftState
 
 
@@ -57,6 +60,14 @@ class ForkliftReports(ForkliftState):
                 self.counts["faults"] += 1
             self._next_fault = self.t + self.fault_rng.expovariate(1.0 / _FAULT_EVERY_S)
         return (self.fault[0],) if self.fault is not None else None
+
+    def can_data(self) -> CanData | None:
+        """The 0x0705 body of this moment: a diesel's engine and after-treatment groups while its engine runs
+        (ACC on); None otherwise."""
+        if self.ecu is None or not self.acc_on:
+            return None
+        stamp = self._stamp().astimezone(LOCAL_TZ).time()
+        return self.ecu.upload(self.t, stamp, self.fuel_lph, self.speed_kmh)
 
     def location(self, *, consume: bool = True) -> Location:
         """The 0x0200 body of this moment; ``consume`` clears a pending impact (it is reported once)."""

@@ -34,8 +34,9 @@ from liftdesk.telemetry.codecs.jt808 import (
 from ..energy import Battery, FuelTank
 from ..params import TerminalParams
 from ..schedule import LOCAL_TZ, Schedule, Window
-from ..specs import Chemistry, DeviceSpec, VehicleType
+from ..specs import Chemistry, DeviceSpec, Fuel, VehicleType
 from ..yard import Point, Yard
+from .ecu import EngineEcu
 from .steps import Step
 
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐"
@@ -115,6 +116,9 @@ class ForkliftState:
             self.battery = Battery(chemistry, rng.randint(*p.capacity_ah), level, rng, start, electrolyte=water)
         else:
             self.tank = FuelTank(rng.randint(*p.tank_l), level)
+        #: A diesel's engine and after-treatment controllers on the CAN bus (0x0705 uploads); None: no such bus.
+        self.ecu = EngineEcu(f"{spec.device}:{spec.seed}", p.power_factor) if p.fuel is Fuel.DIESEL else None
+        self.fuel_lph = 0.0  # the fuel rate of the latest step (combustion)
 
         self.pos: Point = rng.choice(self.yard.staging) if working else self.home
         self.heading = rng.randrange(360)
@@ -359,3 +363,4 @@ class ForkliftState:
             self.battery.step(-amps, dt, self.t, ChargeState.DISCHARGING)
         elif self.tank is not None:
             self.tank.burn(litres_per_hour, dt)
+            self.fuel_lph = litres_per_hour
