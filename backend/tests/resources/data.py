@@ -303,8 +303,8 @@ EXEMPTIONS: dict[str, str] = {
         "tenant and the data scope are in tests/reporting/test_driver_behavior.py"
     ),
     "report_file": (
-        "list and remove only (the spec's report designer list): definitions are saved by the designer, not submitted; "
-        "the page, its filter, removal, 401, 403 and refusal to a tenant administrator are in "
+        "list, detail and remove only (the spec's report designer list): definitions are saved by the designer, not "
+        "submitted; the page, its filter, the detail, removal, 401, 403 and refusal to a tenant administrator are in "
         "tests/system/test_codegen.py"
     ),
     "map_setting": (

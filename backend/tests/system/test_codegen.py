@@ -72,7 +72,7 @@ async def test_gen_code_answers_a_zip_of_the_four_files(api: Api) -> None:
             f"backend/liftdesk/generated/{package}.py",
             f"backend/liftdesk/generated/{package}_schemas.py",
             f"backend/liftdesk/migrations/versions/{gen.revision_of(table)}.py",
-            f"frontend/src/resources/generated/{gen.to_camel(package)}.ts",
+            f"frontend/src/resources/generated/{gen.web_name_of(package)}.ts",
         ]
     )
     declaration = files[f"backend/liftdesk/generated/{package}.py"]
@@ -144,7 +144,10 @@ async def test_report_definitions_are_listed_and_removed(api: Api, tenants: Tena
         ident = str(report.id)
     page = await api.get(f"{REPORT}/list", params={"name": name[1:-1]})
     assert page["code"] == 200 and [r["id"] for r in page["data"]["records"]] == [ident]
-    assert page["data"]["records"][0]["name"] == name and "content" not in page["data"]["records"][0]
+    assert page["data"]["records"][0]["name"] == name
+    shown = await api.get(f"{REPORT}/detail", params={"id": ident})
+    assert shown["data"]["content"] == "<ureport/>"
+    assert (await api.get(f"{REPORT}/detail", params={"id": ident}, tenant=tenants.b))["_status"] == 403
     refused = await api.post(f"{REPORT}/remove", params={"ids": ident}, tenant=tenants.b)
     assert refused["_status"] == 403
     assert (await api.get(f"{REPORT}/list", tenant=tenants.b))["_status"] == 403

@@ -4158,6 +4158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-report/report/rest/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** report_file: one row by id */
+        get: operations["report_file-report_file_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-report/report/rest/list": {
         parameters: {
             query?: never;
@@ -15894,6 +15911,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[ReportFileOut] */
+        R_ReportFileOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ReportFileOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[ReportPage[AlarmRow, AlarmTotals]] */
         R_ReportPage_AlarmRow__AlarmTotals__: {
             /**
@@ -17418,6 +17454,8 @@ export interface components {
         };
         /** ReportFileOut */
         ReportFileOut: {
+            /** Content */
+            content?: string | null;
             /** Createdept */
             createDept?: string | null;
             /** Createtime */
@@ -27522,6 +27560,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "report_file-report_file_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportFileOut_"];
                 };
             };
         };

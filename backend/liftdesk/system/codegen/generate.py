@@ -55,6 +55,12 @@ def api_prefix(code: CodeIn) -> str:
     return f"/api/{code.service_name}/{to_camel(name)}"
 
 
+def web_name_of(package: str) -> str:
+    """The web configuration's file name: the package in camelCase (``demo_gadget`` → ``demoGadget``)."""
+    first, *rest = package.split("_")
+    return first + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
 def _length(f: CodeField) -> int:
     return f.max_length or DEFAULT_LENGTH
 
@@ -123,7 +129,7 @@ def generate(code: CodeIn, record: int, heads: Sequence[str]) -> list[Generated]
     """The four files of ``code`` (record id ``record``), its migration following the migrations ``heads``."""
     entity, package, table = code.entity_name, code.package_name, code.table_name
     prefix, revision, fields = api_prefix(code), revision_of(table), code.fields
-    web_name = to_camel(package)
+    web_name = web_name_of(package)
     down = repr(heads[0]) if len(heads) == 1 else repr(tuple(sorted(heads))) if heads else "None"
     common = {
         "title": _title(code),

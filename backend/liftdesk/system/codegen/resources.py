@@ -88,7 +88,8 @@ REPORT_FILE = REGISTRY.register(
         schema_in=s.ReportFileIn,
         schema_out=s.ReportFileOut,
         code="report_file",
-        ops={"list": "page", "remove": "remove"},
+        # the spec's list and remove, and the detail the page opens a definition with
+        ops={"list": "page", "detail": "detail", "remove": "remove"},
         label="name",
         read_roles=ADMINISTRATOR_ONLY,
         write_roles=ADMINISTRATOR_ONLY,

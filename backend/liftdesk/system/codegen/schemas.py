@@ -108,6 +108,7 @@ class ReportFileIn(Schema):
 
 class ReportFileBrief(Schema):
     name: str
+    content: str | None = None
 
 
 ReportFileOut = out_schema("ReportFileOut", ReportFileBrief, m.ReportFile)
