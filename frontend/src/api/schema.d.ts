@@ -8584,7 +8584,7 @@ export interface components {
         "CodeField-Input": {
             /**
              * Column
-             * @description column (snake_case)
+             * @description column (snake_case; not a Python keyword nor a column every table has)
              */
             column: string;
             /** Dictcode */
@@ -8633,7 +8633,7 @@ export interface components {
         "CodeField-Output": {
             /**
              * Column
-             * @description column (snake_case)
+             * @description column (snake_case; not a Python keyword nor a column every table has)
              */
             column: string;
             /** Dictcode */
@@ -8685,7 +8685,10 @@ export interface components {
             fields: components["schemas"]["CodeField-Input"][];
             /** Id */
             id?: string | null;
-            /** Packagename */
+            /**
+             * Packagename
+             * @description module and resource name (not a Python keyword, not ending in _schemas)
+             */
             packageName: string;
             /** Remark */
             remark?: string | null;
@@ -8711,7 +8714,10 @@ export interface components {
              * @description the row to update
              */
             id: string;
-            /** Packagename */
+            /**
+             * Packagename
+             * @description module and resource name (not a Python keyword, not ending in _schemas)
+             */
             packageName?: string;
             /** Remark */
             remark?: string | null;
@@ -8738,7 +8744,10 @@ export interface components {
             fields: components["schemas"]["CodeField-Output"][];
             /** Id */
             id: string;
-            /** Packagename */
+            /**
+             * Packagename
+             * @description module and resource name (not a Python keyword, not ending in _schemas)
+             */
             packageName: string;
             /** Remark */
             remark?: string | null;
@@ -20781,9 +20790,9 @@ export interface operations {
     };
     "code-code_copy_code": {
         parameters: {
-            query?: {
+            query: {
                 /** @description the record to copy */
-                id?: string;
+                id: string;
             };
             header?: never;
             path?: never;
@@ -20836,9 +20845,9 @@ export interface operations {
     };
     "code-code_gen_code": {
         parameters: {
-            query?: {
+            query: {
                 /** @description comma-separated ids of code generation records */
-                ids?: string;
+                ids: string;
                 /** @description the web app BladeX's generator writes for (saber, element): the zip always holds Liftdesk's own */
                 system?: string | null;
             };

@@ -53,9 +53,16 @@ def _changed(obj: Any, column: str) -> bool:
 
 
 class CodeHooks(Hooks):
-    """The table must be new and the package free (checked when they are set); a prefix must begin the table."""
+    """Columns once each, one of them text (the label); a prefix must begin the table; the table must be new and the
+    package free (checked when they are set)."""
 
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
+        columns = [f["column"] for f in obj.fields]
+        twice = next((c for i, c in enumerate(columns) if c in columns[:i]), None)
+        if twice is not None:
+            raise ServiceError(t("codegen_column_twice", name=twice))
+        if not any(f["type"] == "string" for f in obj.fields):
+            raise ServiceError(t("codegen_needs_string"))
         prefix = obj.table_prefix
         if prefix and (not obj.table_name.startswith(prefix) or obj.table_name == prefix):
             raise ServiceError(t("codegen_prefix", prefix=prefix))

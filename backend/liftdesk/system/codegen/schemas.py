@@ -5,10 +5,11 @@ from __future__ import annotations
 import keyword
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from liftdesk.core.i18n import t
-from liftdesk.core.schemas import Id, Schema, out_schema
+from liftdesk.core.ids import ID_PATTERN, ids_pattern
+from liftdesk.core.schemas import Id, Schema, documented, out_schema
 from liftdesk.system.codegen import models as m
 
 #: The column types a generated field may have (``generate`` maps each to a column, a schema type and a web input).
@@ -41,7 +42,16 @@ Snake = Annotated[str, Field(min_length=1, max_length=48, pattern=SNAKE)]
 class CodeField(Schema):
     """One field of the generated entity: its column, label, type and rules, and where the web page shows it."""
 
-    column: Annotated[str, Field(min_length=1, max_length=48, pattern=SNAKE, description="column (snake_case)")]
+    column: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=48,
+            pattern=SNAKE,
+            description="column (snake_case; not a Python keyword nor a column every table has)",
+            json_schema_extra={"not": {"enum": sorted(RESERVED_COLUMNS | set(keyword.kwlist))}},
+        ),
+    ]
     name: Annotated[str, Field(min_length=1, max_length=64, description="label shown to users")]
     type: FieldType = "string"
     required: bool = False
@@ -65,8 +75,25 @@ class CodeIn(Schema):
     service_name: Annotated[str, Field(min_length=1, max_length=48, pattern=r"^[a-z][a-z0-9-]*$")]
     table_name: Snake
     table_prefix: Annotated[str | None, Field(max_length=32, pattern=r"^[a-z][a-z0-9_]*_$")] = None
-    entity_name: Annotated[str, Field(min_length=1, max_length=48, pattern=r"^[A-Z][A-Za-z0-9]*$")]
-    package_name: Snake
+    entity_name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=48,
+            pattern=r"^[A-Z][A-Za-z0-9]*$",
+            json_schema_extra={"not": {"enum": sorted(RESERVED_ENTITIES | set(keyword.kwlist))}},
+        ),
+    ]
+    package_name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=48,
+            pattern=SNAKE,
+            description="module and resource name (not a Python keyword, not ending in _schemas)",
+            json_schema_extra={"not": {"anyOf": [{"enum": sorted(keyword.kwlist)}, {"pattern": "_schemas$"}]}},
+        ),
+    ]
     fields: Annotated[list[CodeField], Field(min_length=1, max_length=100)]
     remark: Annotated[str | None, Field(max_length=255)] = None
 
@@ -80,20 +107,8 @@ class CodeIn(Schema):
     @field_validator("entity_name")
     @classmethod
     def _entity(cls, value: str) -> str:
-        if value in RESERVED_ENTITIES:
+        if value in RESERVED_ENTITIES or keyword.iskeyword(value):
             raise ValueError(t("codegen_reserved", name=value))
-        return value
-
-    @field_validator("fields")
-    @classmethod
-    def _fields(cls, value: list[CodeField]) -> list[CodeField]:
-        seen: set[str] = set()
-        for f in value:
-            if f.column in seen:
-                raise ValueError(t("codegen_column_twice", name=f.column))
-            seen.add(f.column)
-        if not any(f.type == "string" for f in value):
-            raise ValueError(t("codegen_needs_string"))
         return value
 
 
@@ -115,7 +130,13 @@ ReportFileOut = out_schema("ReportFileOut", ReportFileBrief, m.ReportFile)
 
 
 class GenQuery(Schema):
-    ids: str = Field(default="", description="comma-separated ids of code generation records")
+    model_config = ConfigDict(json_schema_extra=documented(required=("ids",)))
+
+    ids: str = Field(
+        default="",
+        description="comma-separated ids of code generation records",
+        json_schema_extra={"pattern": ids_pattern(1000)},
+    )
     system: str | None = Field(
         default=None,
         max_length=32,
@@ -124,4 +145,6 @@ class GenQuery(Schema):
 
 
 class CopyQuery(Schema):
-    id: str = Field(default="", description="the record to copy")
+    model_config = ConfigDict(json_schema_extra=documented(required=("id",)))
+
+    id: str = Field(default="", description="the record to copy", json_schema_extra={"pattern": ID_PATTERN})
