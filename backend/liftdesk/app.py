@@ -51,10 +51,14 @@ def load_contexts() -> None:
     import liftdesk.fleet.resources
     import liftdesk.reporting.api
     import liftdesk.system.api
+    import liftdesk.system.codegen.resources
     import liftdesk.system.resources
     import liftdesk.telemetry.api
     import liftdesk.telemetry.models
     import liftdesk.telemetry.resources  # noqa: F401
+    from liftdesk.generated import load as load_generated
+
+    load_generated()  # resources made by the code generator (system/codegen)
 
 
 def create_app(

@@ -90,6 +90,13 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
     "paper_mixed": (400, "", "the selected papers differ in their states (rows that exist)"),
     "paper_return_past": (400, "/driverInfoPaper/loan", "a return date before today (no schema knows today)"),
     "reminder_not_open": (400, "", "the reminder is no longer open"),
+    # code generation (system/codegen): what exists, and rules across a record's fields
+    "codegen_table_exists": (400, "/code/submit", "a table of that name exists (rows of the database)"),
+    "codegen_package_taken": (400, "/code/submit", "a resource of that name is registered (the server's code)"),
+    "codegen_column_twice": (400, "/code/submit", "two fields of the list name one column (no schema compares items)"),
+    "codegen_needs_string": (400, "/code/submit", "no field of the list is text (the label)"),
+    "codegen_prefix": (400, "/code/submit", "the table prefix does not begin the table name (two fields compared)"),
+    "codegen_same_twice": (400, "/code/gen-code", "the chosen records share a table or package (rows that exist)"),
 }
 _ID = re.compile(f"^{ID_RE}$")
 

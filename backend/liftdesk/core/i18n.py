@@ -28,6 +28,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "field_too_short": ("{field} 长度不能少于 {limit}", "{field} must be at least {limit} characters"),
     "field_range": ("{field} 超出允许范围", "{field} is out of range"),
     "duplicate": ("{field} 已存在: {value}", "{field} already exists: {value}"),
+    # code generation (system/codegen)
+    "codegen_reserved": ("{name} 是保留名称, 请换一个", "{name} is a reserved name, choose another"),
+    "codegen_column_twice": ("字段列名重复: {name}", "The column {name} is given twice"),
+    "codegen_needs_string": (
+        "至少需要一个字符串(string)字段作为名称",
+        "At least one string field is needed (the name)",
+    ),
+    "codegen_prefix": ("tablePrefix {prefix} 必须是表名的开头", "tablePrefix {prefix} must begin the table name"),
+    "codegen_table_exists": ("tableName 数据表已存在: {name}", "tableName: the table {name} already exists"),
+    "codegen_package_taken": (
+        "packageName 已被使用: {name}",
+        "packageName: {name} is already taken by a resource",
+    ),
+    "codegen_same_twice": (
+        "所选记录的表名或包名重复, 无法一起生成",
+        "The chosen records share a table or package name and cannot be generated together",
+    ),
+    "codegen_copy": ("-副本", " (copy)"),
     "polygon_vertices": ("{field} 需要 {low} 到 {high} 个顶点", "{field} needs {low} to {high} vertices"),
     "polygon_crossing": ("{field} 的边不能相交", "{field}: the polygon's edges must not cross"),
     "bad_sort": ("不支持的排序字段: {field}", "Unsupported sort column: {field}"),

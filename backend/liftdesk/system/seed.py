@@ -215,6 +215,20 @@ MENUS: list[MenuSpec] = [
         ],
     ),
     (
+        # development tools, the platform administrator's (system/codegen): code generation records and the zip of
+        # the files they make, and the report designer's saved definitions
+        "tool",
+        "研发工具",
+        "tool",
+        "/tool",
+        "iconfont icon-tool",
+        4,
+        [
+            ("code", "代码生成", "code", "/tool/code", "iconfont icon-code", 1, []),
+            ("report_file", "报表管理", "reportFile", "/tool/report", "iconfont icon-file-text", 2, []),
+        ],
+    ),
+    (
         "authority",
         "权限管理",
         "authority",
@@ -318,6 +332,17 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
         ("delete", "删除", 3, 4),
         ("audit", "审核", 3, 5),
     ],
+    # a record is also copied, and generated into a zip of code
+    "code": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("copy", "复制", 2, 5),
+        ("gen", "代码生成", 3, 6),
+    ],
+    # saved report definitions are listed and removed (the designer saves them)
+    "report_file": [("view", "查看", 2, 1), ("delete", "删除", 3, 2)],
     # the face log and the behaviour analysis are read, never changed (written from the terminals' reports)
     "face_log": [("view", "查看", 2, 1)],
     "driver_behavior": [("view", "查看", 2, 1)],

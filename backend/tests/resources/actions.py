@@ -67,6 +67,7 @@ def key(method: str, path: str) -> str:
 def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
     """Every context's cases and exemptions (an exemption names the action and says why it has no case)."""
     from tests.resources import (
+        actions_codegen,
         actions_drivers,
         actions_fleet,
         actions_papers,
@@ -80,7 +81,7 @@ def cases() -> tuple[dict[str, ActionCase], dict[str, str]]:
     out: dict[str, ActionCase] = {}
     exempt: dict[str, str] = {}
     modules = (actions_fleet, actions_reporting, actions_system, actions_transfer, actions_papers, actions_drivers)
-    for module in (*modules, actions_vision, actions_shell):
+    for module in (*modules, actions_vision, actions_shell, actions_codegen):
         clash = (set(out) | set(exempt)) & (set(module.CASES) | set(module.EXEMPTIONS))
         assert not clash, f"action cases declared twice: {sorted(clash)}"
         out.update(module.CASES)

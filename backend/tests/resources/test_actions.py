@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import zipfile
 from typing import Any
 
 import pytest
@@ -60,7 +61,8 @@ async def test_without_permission_is_403(api: Api, driver: str, name: str) -> No
 
 
 async def _call(api: Api, action: Action, call: Call, tenant: str, **who: str) -> dict[str, Any]:
-    """The answer's envelope; a spreadsheet answer (an export) as an envelope whose data are its rows."""
+    """The answer's envelope; a spreadsheet answer (an export) as an envelope whose data are its rows, a zip as one
+    whose data are its files' names."""
     kw: dict[str, Any] = {"params": call.params}
     if call.json is not None:
         kw["json"] = call.json
@@ -74,6 +76,10 @@ async def _call(api: Api, action: Action, call: Call, tenant: str, **who: str) -
         assert action.raw, "only raw actions answer files"
         sheet = load_workbook(io.BytesIO(r.content), read_only=True).worksheets[0]
         return {"code": 200, "success": True, "data": [list(row) for row in sheet.iter_rows(values_only=True)]}
+    if r.headers.get("content-type", "").startswith("application/zip"):
+        assert action.raw, "only raw actions answer files"
+        with zipfile.ZipFile(io.BytesIO(r.content)) as archive:
+            return {"code": 200, "success": True, "data": archive.namelist()}
     body: dict[str, Any] = r.json()
     body["_status"] = r.status_code
     return body

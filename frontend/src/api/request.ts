@@ -168,7 +168,7 @@ export function filenameOf(disposition: string | null, fallback: string): string
 }
 
 /**
- * GETs a file (e.g. an .xlsx export) with the headers of every call (token, tenant, language): a plain link could
+ * GETs (or with `method: 'POST'` POSTs) a file (e.g. an .xlsx export) with the headers of every call (token, tenant, language): a plain link could
  * not send them. An answer in JSON is the server's error envelope, handled like `request`'s.
  */
 export async function download(url: string, params?: Params, opts: RequestOptions & { fallbackName?: string } = {}): Promise<DownloadedFile> {
@@ -179,7 +179,8 @@ export async function download(url: string, params?: Params, opts: RequestOption
     let response: Response;
     try {
       response = await fetch(buildUrl(url, params), {
-        method: 'GET',
+        // a file made by a command (gen-code) is POSTed, an export is a GET
+        method: opts.method === 'POST' ? 'POST' : 'GET',
         headers: requestHeaders({ ...opts, headers: { Accept: '*/*', ...opts.headers } }),
         signal: controller.signal,
       });

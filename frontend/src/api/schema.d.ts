@@ -170,6 +170,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-develop/code/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a record
+         * @description Permission: the button code_copy. Kind: action.
+         */
+        post: operations["code-code_copy_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-develop/code/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** code: one row by id */
+        get: operations["code-code_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-develop/code/gen-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate the code of records: a zip of each one's resource declaration, schemas, migration and web page
+         * @description Permission: the button code_gen. Kind: export.
+         */
+        post: operations["code-code_gen_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-develop/code/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** code: paged list with filters */
+        get: operations["code-code_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-develop/code/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** code: delete by ids=1,2 */
+        post: operations["code-code_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-develop/code/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** code: create (no id) or update (with id) */
+        post: operations["code-code_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-develop/datasource/detail": {
         parameters: {
             query?: never;
@@ -4344,6 +4452,57 @@ export interface paths {
         get: operations["log-log_usual_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-report/report/rest/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** report_file: one row by id */
+        get: operations["report_file-report_file_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-report/report/rest/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** report_file: paged list with filters */
+        get: operations["report_file-report_file_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-report/report/rest/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** report_file: delete by ids=1,2 */
+        post: operations["report_file-report_file_remove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8819,6 +8978,193 @@ export interface components {
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
+        /**
+         * CodeField
+         * @description One field of the generated entity: its column, label, type and rules, and where the web page shows it.
+         */
+        "CodeField-Input": {
+            /**
+             * Column
+             * @description column (snake_case; not a Python keyword nor a column every table has)
+             */
+            column: string;
+            /** Dictcode */
+            dictCode?: string | null;
+            /**
+             * Inform
+             * @default true
+             */
+            inForm: boolean;
+            /**
+             * Inlist
+             * @default true
+             */
+            inList: boolean;
+            /**
+             * Insearch
+             * @default false
+             */
+            inSearch: boolean;
+            /**
+             * Maxlength
+             * @description longest text (string fields)
+             */
+            maxLength?: number | null;
+            /**
+             * Name
+             * @description label shown to users
+             */
+            name: string;
+            /**
+             * Required
+             * @default false
+             */
+            required: boolean;
+            /**
+             * Type
+             * @default string
+             * @enum {string}
+             */
+            type: "string" | "text" | "int" | "long" | "double" | "datetime";
+        };
+        /**
+         * CodeField
+         * @description One field of the generated entity: its column, label, type and rules, and where the web page shows it.
+         */
+        "CodeField-Output": {
+            /**
+             * Column
+             * @description column (snake_case; not a Python keyword nor a column every table has)
+             */
+            column: string;
+            /** Dictcode */
+            dictCode?: string | null;
+            /**
+             * Inform
+             * @default true
+             */
+            inForm: boolean;
+            /**
+             * Inlist
+             * @default true
+             */
+            inList: boolean;
+            /**
+             * Insearch
+             * @default false
+             */
+            inSearch: boolean;
+            /**
+             * Maxlength
+             * @description longest text (string fields)
+             */
+            maxLength?: number | null;
+            /**
+             * Name
+             * @description label shown to users
+             */
+            name: string;
+            /**
+             * Required
+             * @default false
+             */
+            required: boolean;
+            /**
+             * Type
+             * @default string
+             * @enum {string}
+             */
+            type: "string" | "text" | "int" | "long" | "double" | "datetime";
+        };
+        /** CodeIn */
+        CodeIn: {
+            /** Codename */
+            codeName: string;
+            /** Entityname */
+            entityName: string;
+            /** Fields */
+            fields: components["schemas"]["CodeField-Input"][];
+            /** Id */
+            id?: string | null;
+            /**
+             * Packagename
+             * @description module and resource name (not a Python keyword, not ending in _schemas)
+             */
+            packageName: string;
+            /** Remark */
+            remark?: string | null;
+            /** Servicename */
+            serviceName: string;
+            /** Tablename */
+            tableName: string;
+            /** Tableprefix */
+            tablePrefix?: string | null;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        CodeInSubmit: components["schemas"]["CodeIn"] | components["schemas"]["CodeInUpdate"];
+        /** CodeInUpdate */
+        CodeInUpdate: {
+            /** Codename */
+            codeName?: string;
+            /** Entityname */
+            entityName?: string;
+            /** Fields */
+            fields?: components["schemas"]["CodeField-Input"][];
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /**
+             * Packagename
+             * @description module and resource name (not a Python keyword, not ending in _schemas)
+             */
+            packageName?: string;
+            /** Remark */
+            remark?: string | null;
+            /** Servicename */
+            serviceName?: string;
+            /** Tablename */
+            tableName?: string;
+            /** Tableprefix */
+            tablePrefix?: string | null;
+        };
+        /** CodeOut */
+        CodeOut: {
+            /** Codename */
+            codeName: string;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Entityname */
+            entityName: string;
+            /** Fields */
+            fields: components["schemas"]["CodeField-Output"][];
+            /** Id */
+            id: string;
+            /**
+             * Packagename
+             * @description module and resource name (not a Python keyword, not ending in _schemas)
+             */
+            packageName: string;
+            /** Remark */
+            remark?: string | null;
+            /** Servicename */
+            serviceName: string;
+            /** Status */
+            status?: number | null;
+            /** Tablename */
+            tableName: string;
+            /** Tableprefix */
+            tablePrefix?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
         /** CollisionQueryPaged */
         CollisionQueryPaged: {
             /**
@@ -13156,6 +13502,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[CodeOut] */
+        Page_CodeOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["CodeOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[CommandOut] */
         Page_CommandOut_: {
             /** Current */
@@ -13541,6 +13900,19 @@ export interface components {
             pages: number;
             /** Records */
             records: components["schemas"]["RegionOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ReportFileOut] */
+        Page_ReportFileOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["ReportFileOut"][];
             /** Size */
             size: number;
             /** Total */
@@ -14332,6 +14704,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["ClientOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[CodeOut] */
+        R_CodeOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["CodeOut"] | null;
             /**
              * Msg
              * @default
@@ -15255,6 +15646,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[CodeOut]] */
+        R_Page_CodeOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_CodeOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[CommandOut]] */
         R_Page_CommandOut__: {
             /**
@@ -15825,6 +16235,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[ReportFileOut]] */
+        R_Page_ReportFileOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_ReportFileOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[ScopeApiOut]] */
         R_Page_ScopeApiOut__: {
             /**
@@ -16175,6 +16604,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["RegionOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[ReportFileOut] */
+        R_ReportFileOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["ReportFileOut"] | null;
             /**
              * Msg
              * @default
@@ -17843,6 +18291,27 @@ export interface components {
              * @default
              */
             userIds: string;
+        };
+        /** ReportFileOut */
+        ReportFileOut: {
+            /** Content */
+            content?: string | null;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Status */
+            status?: number | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
         };
         /** ReportPage[AlarmRow, AlarmTotals] */
         ReportPage_AlarmRow_AlarmTotals_: {
@@ -21325,6 +21794,199 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_NoticeOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "code-code_copy_code": {
+        parameters: {
+            query: {
+                /** @description the record to copy */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CodeOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "code-code_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CodeOut_"];
+                };
+            };
+        };
+    };
+    "code-code_gen_code": {
+        parameters: {
+            query: {
+                /** @description comma-separated ids of code generation records */
+                ids: string;
+                /** @description the web app BladeX's generator writes for (saber, element): the zip always holds Liftdesk's own */
+                system?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the generated files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/zip": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "code-code_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_CodeOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "code-code_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "code-code_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CodeOut_"];
                 };
             };
             /** @description Validation Error */
@@ -28395,6 +29057,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_LogUsualOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "report_file-report_file_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_ReportFileOut_"];
+                };
+            };
+        };
+    };
+    "report_file-report_file_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_ReportFileOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "report_file-report_file_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
                 };
             };
             /** @description Validation Error */

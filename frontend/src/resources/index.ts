@@ -25,6 +25,8 @@ import driverReminder, { REMINDER_PATH } from './driver/reminder';
 import driver, { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './driver/driver';
 import driverApply, { DRIVER_APPLY_PATH } from './driver/driverApply';
 import faceLog, { FACE_LOG_PATH } from './driver/faceLog';
+import code, { CODE_PATH } from './system/code';
+import reportFile, { REPORT_FILE_PATH } from './system/reportFile';
 
 export type PageEntry =
   | { kind: 'resource'; config: ResourceConfig }
@@ -88,6 +90,8 @@ export const PAGES: Record<string, PageEntry> = {
   [DRIVER_APPLY_PATH]: resource(driverApply),
   [FACE_LOG_PATH]: resource(faceLog),
   '/vision/behavior': { kind: 'component', component: BehaviorAnalysis },
+  [CODE_PATH]: resource(code),
+  [REPORT_FILE_PATH]: resource(reportFile),
 };
 
 /** Components of the pages opened from a list (their parent menus and labels: `SUB_PAGES` in app/staticPages). */

@@ -31,6 +31,12 @@ describe('required rules', () => {
     expect(await errors({ prop: 'name', label: 's', required: true }, '')).toEqual(['missing']);
     expect(await errors({ prop: 'name', label: 's' }, '')).toEqual([]);
   });
+
+  it('judge a control of its own by presence only: a list it holds is not text', async () => {
+    const fields: Column = { prop: 'fields', label: 's', required: true, maxLength: 3, input: () => null };
+    expect(await errors(fields, [{ column: 'a' }, { column: 'b' }, { column: 'c' }, { column: 'd' }])).toEqual([]);
+    expect(await errors(fields, undefined)).toEqual(['missing']);
+  });
 });
 
 describe('limit rules (from the manifest)', () => {

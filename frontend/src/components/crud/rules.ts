@@ -3,8 +3,9 @@ import type { Column, Translate } from '../../resources/types';
 
 const TEXT_TYPES = new Set(['input', 'textarea', 'password']);
 
+/** A column edited as text: a text type, and not a control of its own (`Column.input`, whose value may be a list). */
 export function isTextColumn(column: Column): boolean {
-  return TEXT_TYPES.has(column.type ?? 'input');
+  return !column.input && TEXT_TYPES.has(column.type ?? 'input');
 }
 
 /**
