@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from alembic.script import ScriptDirectory
 from fastapi.responses import Response
 from pydantic import ValidationError
 from sqlalchemy import inspect
@@ -106,7 +105,10 @@ REPORT_FILE = REGISTRY.register(
 
 
 def migration_heads() -> list[str]:
-    """The heads of the project's migrations: what a generated migration follows."""
+    """The heads of the project's migrations: what a generated migration follows (alembic's script machinery is
+    imported here, on a generation, not with the app: its import logs its plugins)."""
+    from alembic.script import ScriptDirectory
+
     return sorted(ScriptDirectory.from_config(alembic_config("")).get_heads())
 
 
