@@ -13,6 +13,7 @@ from liftdesk.system.api import (
     messages,
     passwords,
     session,
+    sms,
     tenants,
     users,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "messages",
     "passwords",
     "session",
+    "sms",
     "tenants",
     "users",
 ]
