@@ -62,13 +62,12 @@ class SmsIn(Schema):
     category: Annotated[int, Field(ge=1, le=4), dictionary("sms")] = ALIYUN
     sms_code: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
     template_id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
-    access_key: Annotated[str | None, Field(default=None, max_length=255)] = None
+    access_key: Annotated[str, Field(min_length=1, max_length=255)]
     secret_key: Annotated[
-        str | None,
-        Field(default=None, max_length=255, description="read back as ******; sent back as ******, it is kept"),
-    ] = None
+        str, Field(min_length=1, max_length=255, description="read back as ******; sent back as ******, it is kept")
+    ]
     region_id: Annotated[str | None, Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = None
-    sign_name: Annotated[str | None, Field(default=None, max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")] = None
+    sign_name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
     app_id: Annotated[
         str | None, Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]*$", description="tencent SmsSdkAppId")
     ] = None

@@ -17627,7 +17627,7 @@ export interface components {
         /** SmsIn */
         SmsIn: {
             /** Accesskey */
-            accessKey?: string | null;
+            accessKey: string;
             /**
              * Appid
              * @description tencent SmsSdkAppId
@@ -17653,9 +17653,9 @@ export interface components {
              * Secretkey
              * @description read back as ******; sent back as ******, it is kept
              */
-            secretKey?: string | null;
+            secretKey: string;
             /** Signname */
-            signName?: string | null;
+            signName: string;
             /** Smscode */
             smsCode: string;
             /** Templateid */
@@ -17666,7 +17666,7 @@ export interface components {
         /** SmsInUpdate */
         SmsInUpdate: {
             /** Accesskey */
-            accessKey?: string | null;
+            accessKey?: string;
             /**
              * Appid
              * @description tencent SmsSdkAppId
@@ -17692,9 +17692,9 @@ export interface components {
              * Secretkey
              * @description read back as ******; sent back as ******, it is kept
              */
-            secretKey?: string | null;
+            secretKey?: string;
             /** Signname */
-            signName?: string | null;
+            signName?: string;
             /** Smscode */
             smsCode?: string;
             /** Templateid */
@@ -17703,7 +17703,7 @@ export interface components {
         /** SmsOut */
         SmsOut: {
             /** Accesskey */
-            accessKey?: string | null;
+            accessKey: string;
             /**
              * Appid
              * @description tencent SmsSdkAppId
@@ -17735,9 +17735,9 @@ export interface components {
              * Secretkey
              * @description read back as ******; sent back as ******, it is kept
              */
-            secretKey?: string | null;
+            secretKey: string;
             /** Signname */
-            signName?: string | null;
+            signName: string;
             /** Smscode */
             smsCode: string;
             /** Status */

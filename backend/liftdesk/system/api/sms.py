@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import Request
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import flag_modified
 
 from liftdesk.core import crud
 from liftdesk.core.config import Settings
@@ -46,6 +47,8 @@ async def enable_sms(ctx: crud.Ctx, query: sms.SmsIdQuery) -> dict[str, Any]:
         update(m.Sms).where(*ctx.scope.where(m.Sms, data=False), *others).values(status=sms.DISABLED)
     )
     row.status = sms.ENABLED
+    # written whatever the row read: another enable may have disabled it since it was loaded as enabled
+    flag_modified(row, "status")
     ctx.scope.stamp(row, creating=False)
     try:
         await ctx.session.flush()
