@@ -112,6 +112,8 @@ const OWN_FLOW = {
  * - `seedValues`: the same for the first row made through the API, where it must differ from the form's (a unique
  *   mobile number);
  * - `list`: the action (its name in the manifest) the page lists with, when not the resource's page or list call.
+ * - `masked`: required fields the server reads back masked (`******`, a secret): the edit form shows the mask and
+ *   sends it back unchanged (the server then keeps the stored value).
  * Required selects (a user's role and department, from 角色管理 and 机构管理) take their first option.
  */
 const HINTS = {
@@ -123,6 +125,8 @@ const HINTS = {
   },
   // an object storage configuration's endpoint is an http(s) address (the made-up texts are not)
   oss: { values: { endpoint: 'http://127.0.0.1:9000' } },
+  // an SMS configuration's keys and signature are required; its secret key is read back masked
+  sms: { masked: ['secretKey'] },
   // a driver's and an application's phone is a mobile number (the server tells empty, length and landline apart)
   driver: { values: { phone: '13800138001' }, seedValues: { phone: '13800138011' } },
   driver_apply: { values: { phone: '13800138002' }, seedValues: { phone: '13800138012' } },
@@ -637,11 +641,12 @@ for (const p of GENERIC) {
 
     step(state, p.code, 'edit', 'opens its edit form with its values and saves it unchanged', async () => {
       const dialog = await openEdit(rowWith(card(), made.name).first());
+      const read = (f) => (HINTS[p.code]?.masked?.includes(f.prop) ? '******' : f.value);
       for (const f of made.filled.filter((x) => x.kind === 'input' || x.kind === 'textarea'))
-        assert.equal(await dialog.locator(`[id="${f.prop}"]`).inputValue(), f.value, `${f.label} in the edit form`);
+        assert.equal(await dialog.locator(`[id="${f.prop}"]`).inputValue(), read(f), `${f.label} in the edit form`);
       const sent = await save(dialog, resource, SAID.updated);
       for (const f of made.filled.filter((x) => x.kind === 'input' || x.kind === 'textarea'))
-        assert.equal(sent[f.prop], f.value, `${f.label} sent unchanged`);
+        assert.equal(sent[f.prop], read(f), `${f.label} sent unchanged`);
     });
 
     step(state, p.code, 'detail', 'shows it in the detail view', async () => {
@@ -658,7 +663,9 @@ for (const p of GENERIC) {
       );
       const texts = made.filled.filter((x) => x.kind === 'input' || x.kind === 'textarea');
       assert.ok(texts.length > 0);
-      for (const f of texts) assert.equal(shown[f.label], f.value, `${f.label} in the detail: ${JSON.stringify(shown)}`);
+      const masked = HINTS[p.code]?.masked ?? [];
+      for (const f of texts)
+        assert.equal(shown[f.label], masked.includes(f.prop) ? '******' : f.value, `${f.label} in the detail: ${JSON.stringify(shown)}`);
       await drawer.locator('.ant-drawer-close').click();
       await drawer.waitFor({ state: 'detached' });
     });

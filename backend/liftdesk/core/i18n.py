@@ -186,6 +186,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "另一个配置同时被启用, 请重试",
         "Another configuration was enabled at the same time; try again",
     ),
+    # SMS configurations and messages (system/sms.py, system/api/sms.py)
+    "sms_category": (
+        "{field}: 暂不支持此短信服务商 ({value}), 可用: 阿里云, 腾讯云",
+        "{field}: this SMS provider ({value}) is not supported; available: Aliyun, Tencent Cloud",
+    ),
+    "sms_not_found": ("{field}: 短信配置 {value} 不存在", "{field}: there is no SMS configuration {value}"),
+    "sms_none_enabled": (
+        "没有启用的短信配置, 请先在短信配置中启用一个",
+        "No SMS configuration is enabled; enable one in the SMS configurations first",
+    ),
+    "sms_failed": ("{field}: 短信发送失败: {reason}", "{field}: the message was not sent: {reason}"),
+    "sms_params": (
+        '{field} 须为 JSON 对象, 值为文字或数字, 如 {{"code": "1234"}}',
+        '{field} must be a JSON object of texts or numbers, e.g. {{"code": "1234"}}',
+    ),
+    "sms_too_many": ("{field}: 一次最多发送 {limit} 个号码", "{field}: at most {limit} numbers at once"),
+    "sms_enable_race": (
+        "另一个短信配置同时被启用, 请重试",
+        "Another SMS configuration was enabled at the same time; try again",
+    ),
     "attach_by_upload": (
         "{field}: 附件只能通过上传文件创建",
         "{field}: attachments are created by uploading a file",

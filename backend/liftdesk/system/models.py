@@ -337,6 +337,34 @@ class Oss(BaseEntity, TenantMixin, Base):
     remark: Mapped[str | None] = mapped_column(String(255))
 
 
+class Sms(BaseEntity, TenantMixin, Base):
+    """BladeX's ``blade_sms``: one SMS configuration of a tenant (``category``: dictionary ``sms``; aliyun and tencent
+    are served, ``system/sms.py``). ``status`` 2 is the tenant's enabled one (at most one: the partial unique index);
+    with none enabled, messages are written to the server log outside production. ``endpoint`` (Liftdesk's) is the
+    provider's address when not its public one; ``app_id`` (Liftdesk's) is tencent's SmsSdkAppId."""
+
+    __tablename__ = "blade_sms"
+    __table_args__ = (
+        Index(
+            "ux_blade_sms_enabled",
+            "tenant_id",
+            unique=True,
+            sqlite_where=text("status = 2 AND is_deleted = 0"),
+            postgresql_where=text("status = 2 AND is_deleted = 0"),
+        ),
+    )
+    category: Mapped[int] = mapped_column(default=3)
+    sms_code: Mapped[str] = mapped_column(String(32))
+    template_id: Mapped[str] = mapped_column(String(64))
+    access_key: Mapped[str | None] = mapped_column(String(255))
+    secret_key: Mapped[str | None] = mapped_column(String(255))
+    region_id: Mapped[str | None] = mapped_column(String(64))
+    sign_name: Mapped[str | None] = mapped_column(String(64))
+    app_id: Mapped[str | None] = mapped_column(String(64))
+    endpoint: Mapped[str | None] = mapped_column(String(255))
+    remark: Mapped[str | None] = mapped_column(String(255))
+
+
 class Attach(BaseEntity, TenantMixin, Base):
     """BladeX's ``blade_attach``: one uploaded file. ``name`` is its key in the store that holds it (``oss_id``, or the
     local disk when null); ``link`` the address it is read at (with a token of the tenant)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from liftdesk.core.registry import CRUD_OPS, OPEN, REGISTRY, TREE_OPS, Resource
-from liftdesk.system import files, logs, shell
+from liftdesk.system import files, logs, shell, sms
 from liftdesk.system import messages as msg
 from liftdesk.system import models as m
 from liftdesk.system import schemas as s
@@ -338,6 +338,24 @@ OSS = REGISTRY.register(
         default_order=("-create_time",),
         hooks=files.OssHooks(),
         tag="files",
+    )
+)
+# SMS (system/sms.py): the tenant's SMS configurations, one enabled at a time (``sms/enable``; secrets read back
+# masked); messages go out through ``sms/endpoint/send-message`` (system/api/sms.py). Changed by administrators.
+SMS = REGISTRY.register(
+    Resource(
+        name="sms",
+        model=m.Sms,
+        prefix=f"{RESOURCE}/sms",
+        schema_in=sms.SmsIn,
+        schema_out=sms.SmsOut,
+        code="sms",
+        label="sms_code",
+        unique=(("sms_code",),),
+        write_roles=ADMINS,
+        default_order=("-create_time",),
+        hooks=sms.SmsHooks(),
+        tag="sms",
     )
 )
 ATTACH = REGISTRY.register(

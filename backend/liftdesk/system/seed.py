@@ -196,6 +196,8 @@ MENUS: list[MenuSpec] = [
             # the tenant's object storage configurations (one enabled) and its uploaded files (system/files.py)
             ("oss", "对象存储", "oss", "/resource/oss", "iconfont icon-cloud", 1, []),
             ("attach", "附件管理", "attach", "/resource/attach", "iconfont icon-paper-clip", 2, []),
+            # the tenant's SMS configurations (one enabled) and sending through them (system/sms.py)
+            ("sms", "短信配置", "sms", "/resource/sms", "iconfont icon-message", 3, []),
         ],
     ),
     (
@@ -298,6 +300,15 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
         ("view", "查看", 2, 3),
         ("delete", "删除", 3, 4),
         ("enable", "启用", 2, 5),
+    ],
+    # as object storage, plus sending a message through a configuration (``sms/endpoint/send-message``)
+    "sms": [
+        ("add", "新增", 1, 1),
+        ("edit", "修改", 2, 2),
+        ("view", "查看", 2, 3),
+        ("delete", "删除", 3, 4),
+        ("enable", "启用", 2, 5),
+        ("send", "发送短信", 2, 6),
     ],
     # attachments are added by uploading a file
     "attach": [("add", "上传", 1, 1), ("edit", "修改", 2, 2), ("view", "查看", 2, 3), ("delete", "删除", 3, 4)],
@@ -496,7 +507,7 @@ ADMIN_MENU_CODES = frozenset(
     | {"alarm_center", "alarm_record", "alarm_abnormal", "alarm_fault"}
     | {"monitor", "log_usual", "log_api"}  # not log_error: the platform administrator's only
     | {"desk", "message", "notice", "msg_receive"}
-    | {"resource", "oss", "attach"}
+    | {"resource", "oss", "attach", "sms"}
     | {"driver_manage", "driver", "driver_apply", "driver_paper", "driver_reminder", "face_log", "driver_behavior"}
 )
 

@@ -635,3 +635,53 @@ EXEMPTIONS[key("GET", "/api/blade-resource/attach/download")] = (
     "answers the file's bytes (no envelope, which the suite's calls read); tests/system/test_files.py proves that it "
     "needs a token, that another tenant gets no file of this one's and that the owner gets theirs"
 )
+
+
+# ---------------------------------------------------------------- SMS (system/api/sms.py)
+
+SMS = "/api/blade-resource/sms"
+_SMS_SERVER: list[Any] = []
+
+
+def _aliyun_url() -> str:
+    """A local aliyun stand-in that verifies signatures (tests/system/sms_servers.py), kept for the session."""
+    from tests.system.sms_servers import serve
+
+    if not _SMS_SERVER:
+        running = serve("aliyun", {"ak": "sk-secret"})  # kept: its server stops when it is collected
+        _SMS_SERVER.extend((running, running.__enter__()))
+    return str(_SMS_SERVER[1].url)
+
+
+async def _sms_remove(api: Api, tenant: str, call: Call) -> None:
+    ident = call.params.get("id") or call.ident
+    if ident:
+        r = await api.post(f"{SMS}/remove", params={"ids": ident}, tenant=tenant)
+        assert r["code"] == 200, r
+
+
+async def _sms_enable(api: Api, tenant: str) -> Call:
+    row = await _submit(api, SMS, "sms", tenant)
+    return Call(params={"id": row["id"]}, marker=row["smsCode"], probe=("GET", f"{SMS}/detail", {"id": row["id"]}))
+
+
+async def _sms_send(api: Api, tenant: str) -> Call:
+    """A message through the tenant's configuration (at the local aliyun); another tenant has none of that code."""
+    row = await _submit(api, SMS, "sms", tenant, endpoint=_aliyun_url())
+    params = {"code": row["smsCode"], "phones": "13800138000", "params": '{"code": "1234"}'}
+    return Call(params=params, marker=row["smsCode"], probe=("GET", f"{SMS}/detail", {"id": row["id"]}))
+
+
+async def _sms_send_remove(api: Api, tenant: str, call: Call) -> None:
+    listed = await api.get(f"{SMS}/list", params={"smsCode": call.params["code"]}, tenant=tenant)
+    ids = [r["id"] for r in listed["data"]["records"] if r["smsCode"] == call.params["code"]]
+    if ids:
+        await api.post(f"{SMS}/remove", params={"ids": ",".join(ids)}, tenant=tenant)
+
+
+CASES.update(
+    {
+        key("POST", f"{SMS}/enable"): ActionCase(_sms_enable, cleanup=_sms_remove),
+        key("POST", f"{SMS}/endpoint/send-message"): ActionCase(_sms_send, cleanup=_sms_send_remove),
+    }
+)

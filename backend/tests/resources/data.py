@@ -204,6 +204,19 @@ async def _oss(api: Api, tenant: str) -> dict[str, Any]:
     }
 
 
+async def _sms(api: Api, tenant: str) -> dict[str, Any]:
+    return {
+        "category": 3,
+        "smsCode": api.unique("sms"),
+        "templateId": "SMS_1",
+        "accessKey": "ak",
+        "secretKey": "sk-secret",
+        "regionId": "cn-hangzhou",
+        "signName": "generic",
+        "remark": "generic",
+    }
+
+
 async def _driver_paper(api: Api, tenant: str) -> dict[str, Any]:
     from tests.fleet.paper_fixtures import insert_driver
 
@@ -250,6 +263,7 @@ CASES: dict[str, Case] = {
     "datasource": Case(_datasource, ("url", "jdbc:postgresql://127.0.0.1:5432/y"), "name", tenant_scoped=False),
     "region": Case(_region, ("remark", "changed"), "name", tenant_scoped=False),
     "oss": Case(_oss, ("remark", "changed"), "ossCode"),
+    "sms": Case(_sms, ("remark", "changed"), "smsCode"),
     "notice": Case(_notice, ("content", "changed"), "title"),
     "driver_paper": Case(_driver_paper, ("remark", "changed"), "paperNumber"),
     "driver": Case(_driver, ("jobNumber", "changed"), "name"),

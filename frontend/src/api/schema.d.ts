@@ -4705,6 +4705,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-resource/sms/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** sms: one row by id */
+        get: operations["sms-sms_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/sms/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable one SMS configuration: the tenant's messages go through it from now on (the others are disabled)
+         * @description Permission: the button sms_enable. Kind: action.
+         */
+        post: operations["sms-sms_enable_sms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/sms/endpoint/send-message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to mobile numbers through the configuration `code` (else the enabled one; a provider's refusal is a 400 with its reason)
+         * @description Permission: the button sms_send. Kind: action.
+         */
+        post: operations["sms-sms_send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/sms/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** sms: paged list with filters */
+        get: operations["sms-sms_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/sms/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** sms: delete by ids=1,2 */
+        post: operations["sms-sms_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/sms/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** sms: create (no id) or update (with id) */
+        post: operations["sms-sms_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-system/api-scope/detail": {
         parameters: {
             query?: never;
@@ -13957,6 +14065,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[SmsOut] */
+        Page_SmsOut_: {
+            /** Current */
+            current: number;
+            /** Pages */
+            pages: number;
+            /** Records */
+            records: components["schemas"]["SmsOut"][];
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[StateRow] */
         Page_StateRow_: {
             /** Current */
@@ -16311,6 +16432,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[Page[SmsOut]] */
+        R_Page_SmsOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["Page_SmsOut_"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[Page[StateRow]] */
         R_Page_StateRow__: {
             /**
@@ -16832,6 +16972,44 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["SiteMessageOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[SmsOut] */
+        R_SmsOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["SmsOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[SmsSent] */
+        R_SmsSent_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["SmsSent"] | null;
             /**
              * Msg
              * @default
@@ -18874,6 +19052,148 @@ export interface components {
              * @description the vehicle's plate or the driver it is about
              */
             userNum?: string | null;
+        };
+        /** SmsIn */
+        SmsIn: {
+            /** Accesskey */
+            accessKey: string;
+            /**
+             * Appid
+             * @description tencent SmsSdkAppId
+             */
+            appId?: string | null;
+            /**
+             * Category
+             * @default 3
+             */
+            category: number;
+            /**
+             * Endpoint
+             * @description the provider's address, http(s)://host[:port]; empty: its public one
+             */
+            endpoint?: string | null;
+            /** Id */
+            id?: string | null;
+            /** Regionid */
+            regionId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Secretkey
+             * @description read back as ******; sent back as ******, it is kept
+             */
+            secretKey: string;
+            /** Signname */
+            signName: string;
+            /** Smscode */
+            smsCode: string;
+            /** Templateid */
+            templateId: string;
+        };
+        /** @description without id: a new row, its required fields given; with id: the fields to change */
+        SmsInSubmit: components["schemas"]["SmsIn"] | components["schemas"]["SmsInUpdate"];
+        /** SmsInUpdate */
+        SmsInUpdate: {
+            /** Accesskey */
+            accessKey?: string;
+            /**
+             * Appid
+             * @description tencent SmsSdkAppId
+             */
+            appId?: string | null;
+            /** Category */
+            category?: number;
+            /**
+             * Endpoint
+             * @description the provider's address, http(s)://host[:port]; empty: its public one
+             */
+            endpoint?: string | null;
+            /**
+             * Id
+             * @description the row to update
+             */
+            id: string;
+            /** Regionid */
+            regionId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Secretkey
+             * @description read back as ******; sent back as ******, it is kept
+             */
+            secretKey?: string;
+            /** Signname */
+            signName?: string;
+            /** Smscode */
+            smsCode?: string;
+            /** Templateid */
+            templateId?: string;
+        };
+        /** SmsOut */
+        SmsOut: {
+            /** Accesskey */
+            accessKey: string;
+            /**
+             * Appid
+             * @description tencent SmsSdkAppId
+             */
+            appId?: string | null;
+            /**
+             * Category
+             * @default 3
+             */
+            category: number;
+            /** Createdept */
+            createDept?: string | null;
+            /** Createtime */
+            createTime?: string | null;
+            /** Createuser */
+            createUser?: string | null;
+            /**
+             * Endpoint
+             * @description the provider's address, http(s)://host[:port]; empty: its public one
+             */
+            endpoint?: string | null;
+            /** Id */
+            id: string;
+            /** Regionid */
+            regionId?: string | null;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Secretkey
+             * @description read back as ******; sent back as ******, it is kept
+             */
+            secretKey: string;
+            /** Signname */
+            signName: string;
+            /** Smscode */
+            smsCode: string;
+            /** Status */
+            status?: number | null;
+            /** Templateid */
+            templateId: string;
+            /** Tenantid */
+            tenantId?: string | null;
+            /** Updatetime */
+            updateTime?: string | null;
+            /** Updateuser */
+            updateUser?: string | null;
+        };
+        /**
+         * SmsSent
+         * @description A message sent: through which configuration (``smsCode`` empty: the server log), to whom, and the provider's
+         *     id of the request.
+         */
+        SmsSent: {
+            /** Category */
+            category: number;
+            /** Phones */
+            phones: string[];
+            /** Requestid */
+            requestId: string;
+            /** Smscode */
+            smsCode: string;
         };
         /** SpeedCalibrationIn */
         SpeedCalibrationIn: {
@@ -29496,6 +29816,199 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sms-sms_detail": {
+        parameters: {
+            query: {
+                /** @description the row's id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_SmsOut_"];
+                };
+            };
+        };
+    };
+    "sms-sms_enable_sms": {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_SmsOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sms-sms_send_message": {
+        parameters: {
+            query: {
+                /** @description the configuration's smsCode; empty: the enabled one */
+                code?: string | null;
+                /** @description mobile numbers, comma separated */
+                phones: string;
+                /** @description the template's parameters, a JSON object: {"code": "1234"} */
+                params?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_SmsSent_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sms-sms_list": {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                current?: number;
+                /** @description rows per page (at most 1000 are given) */
+                size?: number;
+                /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+                ascs?: string;
+                /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+                descs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_Page_SmsOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sms-sms_remove": {
+        parameters: {
+            query: {
+                /** @description the rows to delete, comma-separated ids (at most 1,000); all must exist, or nothing is deleted */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sms-sms_submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SmsInSubmit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_SmsOut_"];
                 };
             };
             /** @description Validation Error */

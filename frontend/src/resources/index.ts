@@ -20,6 +20,7 @@ import logError, { LOG_ERROR_PATH } from './system/logError';
 import notice, { NOTICE_PATH } from './desk/notice';
 import oss, { OSS_PATH } from './system/oss';
 import attach, { ATTACH_PATH } from './system/attach';
+import sms, { SMS_PATH } from './system/sms';
 import driverPaper, { PAPER_PATH } from './driver/paper';
 import driverReminder, { REMINDER_PATH } from './driver/reminder';
 import driver, { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './driver/driver';
@@ -81,6 +82,7 @@ export const PAGES: Record<string, PageEntry> = {
   '/desk/receive': { kind: 'component', component: ReceiveSettings },
   [OSS_PATH]: resource(oss),
   [ATTACH_PATH]: resource(attach),
+  [SMS_PATH]: resource(sms),
   '/alarm/record': { kind: 'component', component: AlarmRecords },
   '/alarm/abnormal': { kind: 'component', component: AbnormalVehicles },
   '/alarm/fault': { kind: 'component', component: FaultCodes },

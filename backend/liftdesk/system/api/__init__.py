@@ -14,6 +14,7 @@ from liftdesk.system.api import (
     passwords,
     session,
     shell,
+    sms,
     tenants,
     users,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "passwords",
     "session",
     "shell",
+    "sms",
     "tenants",
     "users",
 ]

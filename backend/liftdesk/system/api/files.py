@@ -18,6 +18,7 @@ from urllib.parse import quote
 from fastapi import Request, Response, UploadFile
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import flag_modified
 
 from liftdesk.core import crud
 from liftdesk.core.actions import SIGNED_IN
@@ -66,6 +67,8 @@ async def enable_oss(ctx: crud.Ctx, query: OssIdQuery) -> dict[str, Any]:
         update(m.Oss).where(*ctx.scope.where(m.Oss, data=False), *others).values(status=files.DISABLED)
     )
     row.status = files.ENABLED
+    # written whatever the row read: another enable may have disabled it since it was loaded as enabled
+    flag_modified(row, "status")
     ctx.scope.stamp(row, creating=False)
     try:
         await ctx.session.flush()
