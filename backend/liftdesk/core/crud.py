@@ -14,10 +14,12 @@ from pydantic import BaseModel, Field, GetJsonSchemaHandler, ValidationError, cr
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy import Select, and_, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import flag_modified
 
 from liftdesk.core.access import access
-from liftdesk.core.db import Base, SoftDeleteMixin, TreeMixin, table_columns
+from liftdesk.core.db import Base, SoftDeleteMixin, TreeMixin, lock_rows, table_columns
 from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import id_of
@@ -442,3 +444,28 @@ async def count(ctx: Ctx, stmt: Select[Any]) -> int:
 
 
 __all__ = ["Ctx", "all_rows", "detail", "page", "remove", "submit", "tree_list", "tree_nodes"]
+
+
+async def enable_only(ctx: Ctx, ident: int, *, column: str, on: Any, off: Any, race: str) -> Any:
+    """The row ``ident`` (read through the caller's scope) becomes the one of its tenant whose ``column`` is ``on``;
+    the tenant's others, whoever wrote them (``data=False``), go ``off``: an enabled configuration (object storage,
+    SMS). The tenant's rows are locked first (:func:`lock_rows`), so that enables at once run one after the other
+    and one row stays enabled; a partial unique index on the table is the last guard (``race``: its refusal)."""
+    row = await get_scoped(ctx, ident)
+    model = type(row)
+    tenant = ctx.scope.where(model, data=False)
+    ids = (await ctx.session.execute(select(model.id).where(*tenant))).scalars().all()  # type: ignore[attr-defined]
+    await lock_rows(ctx.session, model, ids)
+    flag = getattr(model, column)
+    await ctx.session.execute(
+        update(model).where(*tenant, flag == on, model.id != row.id).values({column: off})  # type: ignore[attr-defined]
+    )
+    setattr(row, column, on)
+    flag_modified(row, column)  # written whatever the row read: another enable may have changed it since
+    ctx.scope.stamp(row, creating=False)
+    try:
+        await ctx.session.flush()
+    except IntegrityError:
+        await ctx.session.rollback()
+        raise ServiceError(t(race)) from None
+    return row

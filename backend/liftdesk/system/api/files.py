@@ -16,9 +16,6 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import Request, Response, UploadFile
-from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import flag_modified
 
 from liftdesk.core import crud
 from liftdesk.core.actions import SIGNED_IN
@@ -59,22 +56,9 @@ def _settings(request: Request) -> Settings:
     summary="Enable one configuration: the tenant's files go there from now on (the others are disabled)",
 )
 async def enable_oss(ctx: crud.Ctx, query: OssIdQuery) -> dict[str, Any]:
-    row = await crud.get_scoped(ctx, query.id)
-    assert isinstance(row, m.Oss)
-    # the tenant's others, whoever wrote them (``data=False``): a tenant has one enabled configuration
-    others = m.Oss.status == files.ENABLED, m.Oss.id != row.id
-    await ctx.session.execute(
-        update(m.Oss).where(*ctx.scope.where(m.Oss, data=False), *others).values(status=files.DISABLED)
+    row = await crud.enable_only(
+        ctx, query.id, column="status", on=files.ENABLED, off=files.DISABLED, race="oss_enable_race"
     )
-    row.status = files.ENABLED
-    # written whatever the row read: another enable may have disabled it since it was loaded as enabled
-    flag_modified(row, "status")
-    ctx.scope.stamp(row, creating=False)
-    try:
-        await ctx.session.flush()
-    except IntegrityError:  # another configuration of the tenant was enabled at the same moment
-        await ctx.session.rollback()
-        raise ServiceError(t("oss_enable_race")) from None
     return (await ctx.resource.hooks.enrich(ctx, crud.serialise(ctx.resource, [row])))[0]
 
 

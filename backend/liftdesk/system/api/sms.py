@@ -14,15 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import flag_modified
 
 from liftdesk.core import crud
 from liftdesk.core.config import Settings
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system import sms
 from liftdesk.system.api.users import check_mobile
@@ -39,22 +35,9 @@ SEND_MESSAGE = "/api/blade-resource/sms/endpoint/send-message"
     summary="Enable one SMS configuration: the tenant's messages go through it from now on (the others are disabled)",
 )
 async def enable_sms(ctx: crud.Ctx, query: sms.SmsIdQuery) -> dict[str, Any]:
-    row = await crud.get_scoped(ctx, query.id)
-    assert isinstance(row, m.Sms)
-    # the tenant's others, whoever wrote them (``data=False``): a tenant has one enabled configuration
-    others = m.Sms.status == sms.ENABLED, m.Sms.id != row.id
-    await ctx.session.execute(
-        update(m.Sms).where(*ctx.scope.where(m.Sms, data=False), *others).values(status=sms.DISABLED)
+    row = await crud.enable_only(
+        ctx, query.id, column="status", on=sms.ENABLED, off=sms.DISABLED, race="sms_enable_race"
     )
-    row.status = sms.ENABLED
-    # written whatever the row read: another enable may have disabled it since it was loaded as enabled
-    flag_modified(row, "status")
-    ctx.scope.stamp(row, creating=False)
-    try:
-        await ctx.session.flush()
-    except IntegrityError:  # another configuration of the tenant was enabled at the same moment
-        await ctx.session.rollback()
-        raise ServiceError(t("sms_enable_race")) from None
     return (await ctx.resource.hooks.enrich(ctx, crud.serialise(ctx.resource, [row])))[0]
 
 
