@@ -17,11 +17,13 @@ body of the present moment.
 
 :class:`ForkliftModel` is built in layers, each a module: :mod:`.state` (what the vehicle is, its drivers'
 cards, its energy), :mod:`.reports` (what its terminal reports), :mod:`.planning` (its jobs) and :mod:`.driving`
-(time, power and the steps of :mod:`.steps`); :mod:`.cadence` says when the terminal reports.
+(time, power and the steps of :mod:`.steps`); :mod:`.cadence` says when the terminal reports; a combustion
+truck's engine controller (:mod:`.ecu`) gives the J1939 values of its CAN uploads.
 """
 
 from .cadence import ReportSchedule
 from .driving import ForkliftModel
+from .ecu import EngineEcu
 from .planning import ForkliftPlanner
 from .reports import ForkliftReports
 from .state import Driver, ForkliftState, card_serial
@@ -29,6 +31,7 @@ from .steps import Kind, Step
 
 __all__ = [
     "Driver",
+    "EngineEcu",
     "ForkliftModel",
     "ForkliftPlanner",
     "ForkliftReports",
