@@ -28,7 +28,7 @@ from liftdesk.core.ids import ID_RE
 
 #: ``core.i18n`` keys of the refusals that the server's data or settings make, not the request's form: by status,
 #: the operations (path suffix, or "" for any) where each may answer a well-formed request, and why.
-REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
+REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "not_found": (400, "", "the id names no row"),
     "tenant_not_found": (400, "", "the tenant id names no tenant"),
     "bad_parent": (400, "", "parentId names no row"),
@@ -52,7 +52,12 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
         "a region's code outside its parent's (no schema compares two fields)",
     ),
     "region_code_level": (400, "/region/submit", "a region's code not of its level (no schema compares two fields)"),
-    "field_required": (400, "/map/plan/upload", "an empty file (no schema states a file's least size)"),
+    "field_required": (
+        400,
+        ("/map/plan/upload", "/addIdicCard", "/addDriverInfo"),
+        "an empty file (no schema states a file's least size); a main card (cardKind 1, the default) without its"
+        " password, an app account without its password (no schema makes one field required by another's value)",
+    ),
     "map_plan_missing": (400, "/map/plan/image", "the tenant has no site plan yet"),
     "map_plan_type": (
         400,
@@ -90,6 +95,13 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str, str]] = {
     "paper_mixed": (400, "", "the selected papers differ in their states (rows that exist)"),
     "paper_return_past": (400, "/driverInfoPaper/loan", "a return date before today (no schema knows today)"),
     "reminder_not_open": (400, "", "the reminder is no longer open"),
+    "card_serial_taken": (400, "", "another card holds the serial number (unique in the tenant)"),
+    # SMS (system/sms.py, system/api/sms.py)
+    "sms_not_found": (400, "/send-message", "code names no SMS configuration of the tenant (rows that exist)"),
+    "sms_none_enabled": (400, "/send-message", "the tenant has no enabled SMS configuration (rows that exist)"),
+    "sms_failed": (400, "/send-message", "the provider refused the message or cannot be reached"),
+    "sms_params": (400, "/send-message", "params is no JSON object of texts (what a JSON text holds, no schema says)"),
+    "sms_enable_race": (400, "/sms/enable", "another configuration was enabled at the same moment"),
     # code generation (system/codegen): what exists, and rules across a record's fields
     "codegen_table_exists": (400, "/code/submit", "a table of that name exists (rows of the database)"),
     "codegen_package_taken": (400, "/code/submit", "a resource of that name is registered (the server's code)"),
@@ -113,8 +125,9 @@ schemathesis.serializer.alias(
 
 def _template(text: str) -> re.Pattern[str]:
     """A message template of ``core.i18n`` (``{field} 已存在: {value}``) as a regular expression."""
-    parts = re.split(r"\{(\w+)\}", text)
-    pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
+    parts = re.split(r"(?<!\{)\{(\w+)\}(?!\})", text)
+    literal = lambda p: re.escape(p.replace("{{", "{").replace("}}", "}"))  # noqa: E731 (str.format's escapes)
+    pattern = "".join(literal(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
     return re.compile(f"^{pattern}$", re.S)
 
 

@@ -14,6 +14,7 @@ from pydantic import Field
 from liftdesk.core.batch import IdsBody
 from liftdesk.core.schemas import Id, Schema, Time, out_schema
 from liftdesk.fleet import models as m
+from liftdesk.system.schemas import MOBILE_PATTERN
 
 S32 = Annotated[str | None, Field(default=None, max_length=32)]
 #: What a card password or app password is read back as.
@@ -58,7 +59,10 @@ class DriverBase(Schema):
 
     name: Annotated[str, Field(min_length=1, max_length=32)]
     sex: Annotated[int, Field(ge=0, le=2, description="0 unknown, 1 male, 2 female")] = 0
-    phone: Annotated[str, Field(max_length=20, description="an 11-digit mobile number (1[3-9]...)")]
+    phone: Annotated[
+        str,
+        Field(max_length=20, description="an 11-digit mobile number", json_schema_extra={"pattern": MOBILE_PATTERN}),
+    ]
     job_number: S32 = None
     position: S32 = None
     age: Annotated[int | None, Field(default=None, ge=14, le=100)] = None
@@ -246,7 +250,10 @@ class CarAuthorizationRow(Schema):
 class ApplyIn(Schema):
     id: Id | None = None
     name: Annotated[str, Field(min_length=1, max_length=32)]
-    phone: Annotated[str, Field(max_length=20, description="an 11-digit mobile number (1[3-9]...)")]
+    phone: Annotated[
+        str,
+        Field(max_length=20, description="an 11-digit mobile number", json_schema_extra={"pattern": MOBILE_PATTERN}),
+    ]
     job_number: S32 = None
     mechanism_id: Id | None = None
     license_number: S32 = None

@@ -224,9 +224,9 @@ def check_period(begin: datetime, end: datetime) -> None:
     from liftdesk.core.envelope import ServiceError
 
     if end < begin:
-        raise ServiceError(t("field_range", field="endTime"))
+        raise ServiceError(t("period_order", field="beginTime"))
     if (end - begin).days > MAX_PERIOD_DAYS:
-        raise ServiceError(t("field_range", field="beginTime"))
+        raise ServiceError(t("period_too_long", field="beginTime", days=MAX_PERIOD_DAYS))
 
 
 class PageLogHooks(Hooks):

@@ -51,6 +51,9 @@ ALIYUN_ENDPOINT = "https://dysmsapi.aliyuncs.com"
 TENCENT_ENDPOINT = "https://sms.tencentcloudapi.com"
 #: Most numbers one call sends to (tencent takes 200 at once).
 MAX_PHONES = 200
+#: What ``phones`` accepts (documented; checked by the call with the user rules' messages): 1 to MAX_PHONES mobile
+#: numbers, comma separated (the full-width comma too).
+PHONES_PATTERN = r"^\s*1[3-9][0-9]{9}\s*(?:[,，]\s*1[3-9][0-9]{9}\s*){0,199}$"
 TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 
 
@@ -97,7 +100,15 @@ class SendMessageQuery(Schema):
         str | None,
         Field(default=None, max_length=32, description="the configuration's smsCode; empty: the enabled one"),
     ] = None
-    phones: Annotated[str, Field(min_length=1, max_length=4000, description="mobile numbers, comma separated")]
+    phones: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=4000,
+            description="mobile numbers (11 digits each), comma separated",
+            json_schema_extra={"pattern": PHONES_PATTERN},
+        ),
+    ]
     params: Annotated[
         str,
         Field(default="{}", max_length=2000, description='the template\'s parameters, a JSON object: {"code": "1234"}'),

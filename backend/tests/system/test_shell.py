@@ -137,4 +137,4 @@ async def test_page_log_bad_input(api: Api) -> None:
     old = await api.get(f"{LOG}/getBehaviorCnt", params={"beginTime": "2020-01-01", "endTime": "2022-01-01"})
     assert old["code"] == 400 and "beginTime" in old["msg"]
     backwards = await api.get(f"{LOG}/getBehaviorCnt", params={"beginTime": "2024-01-02", "endTime": "2024-01-01"})
-    assert backwards["code"] == 400 and "endTime" in backwards["msg"]
+    assert backwards["code"] == 400 and "beginTime" in backwards["msg"]

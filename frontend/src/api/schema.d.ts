@@ -7892,7 +7892,7 @@ export interface components {
             name: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone: string;
         };
@@ -7915,7 +7915,7 @@ export interface components {
             name?: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone?: string;
         };
@@ -7954,7 +7954,7 @@ export interface components {
             name: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone: string;
             /** Status */
@@ -10004,7 +10004,7 @@ export interface components {
             name: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone: string;
             /** Position */
@@ -10088,7 +10088,7 @@ export interface components {
             name: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone: string;
             /** Position */
@@ -10183,7 +10183,7 @@ export interface components {
             name: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone: string;
             /** Position */
@@ -21307,7 +21307,7 @@ export interface components {
             name?: string;
             /**
              * Phone
-             * @description an 11-digit mobile number (1[3-9]...)
+             * @description an 11-digit mobile number
              */
             phone?: string;
             /** Position */
@@ -29888,7 +29888,7 @@ export interface operations {
             query: {
                 /** @description the configuration's smsCode; empty: the enabled one */
                 code?: string | null;
-                /** @description mobile numbers, comma separated */
+                /** @description mobile numbers (11 digits each), comma separated */
                 phones: string;
                 /** @description the template's parameters, a JSON object: {"code": "1234"} */
                 params?: string;
