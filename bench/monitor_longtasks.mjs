@@ -123,6 +123,21 @@ try {
     log(`CPU profile written to ${args.profile}`);
     summarise(profile, profiledFrom, result.longtasks.filter((t) => t.start >= result.firstPaint));
   }
+  // the control: a task of 80 ms made on purpose after the measurement must be seen, or the observer saw nothing
+  const controlAt = await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          const start = performance.now();
+          while (performance.now() - start < 80); // a busy loop in a task of the page's own: 80 ms
+          resolve(start);
+        }, 0),
+      ),
+  );
+  await page.waitForTimeout(500);
+  const control = await page.evaluate((at) => window.__bench.longtasks.some((t) => t.start >= at - 5 && t.duration >= 75), controlAt);
+  log(`control: a task of 80 ms made on purpose was ${control ? 'seen' : 'NOT seen (the measurement is void)'}`);
+  if (!control) process.exitCode = 1;
   const after = result.longtasks.filter((t) => result.firstPaint !== null && t.start >= result.firstPaint);
   const before = result.longtasks.length - after.length;
   const longest = after.reduce((m, t) => Math.max(m, t.duration), 0);
