@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const CODE = '/api/blade-develop/code';
 const REPORT = '/api/blade-report/report/rest';
@@ -39,26 +39,8 @@ function python(script, ...args) {
   return execFileSync(PYTHON, ['-c', script, ...args], { encoding: 'utf8' });
 }
 
-/** Photographs the page on screen at 1280 and 390 px, in a window of its own signed in as this one. */
-async function photograph(path, name, ready) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    const context = await browser.newContext({ viewport, locale: 'zh-CN', storageState: await page.context().storageState() });
-    const view = await context.newPage();
-    try {
-      await view.goto(`${backend.base}${path}`);
-      await view.locator(ready).first().waitFor();
-      await view.waitForFunction(() => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice'));
-      const width = await view.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= viewport.width + 1, `${name} fits ${viewport.width} px (scroll width ${width})`);
-      await view.screenshot({ path: shot(`${name}-${viewport.width}`) });
-    } finally {
-      await context.close();
-    }
-  }
-}
+/** Photographs `path` at 1280 and 390 px (harness `photographAt`). */
+const photograph = (path, name, ready) => photographAt(page, `${backend.base}${path}`, name, ready);
 
 before(async () => {
   backend = await startBackend({ name: 'codegen' });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const FICS = '/api/blade-fics-report/fics';
 const NAME = '张师傅';
@@ -61,25 +61,8 @@ async function rowAction(row, name) {
   await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item').filter({ hasText: name }).click();
 }
 
-async function photograph(path, name, ready) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    const context = await browser.newContext({ viewport, locale: 'zh-CN', storageState: await page.context().storageState() });
-    const view = await context.newPage();
-    try {
-      await view.goto(`${backend.base}${path}`);
-      await view.locator(ready).first().waitFor();
-      await view.waitForFunction(() => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice'));
-      const width = await view.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= viewport.width + 1, `${name} fits ${viewport.width} px (scroll width ${width})`);
-      await view.screenshot({ path: shot(`${name}-${viewport.width}`), fullPage: true });
-    } finally {
-      await context.close();
-    }
-  }
-}
+/** Photographs `path` at 1280 and 390 px (harness `photographAt`). */
+const photograph = (path, name, ready) => photographAt(page, `${backend.base}${path}`, name, ready, { fullPage: true });
 
 before(async () => {
   backend = await startBackend({ name: 'drivers' });

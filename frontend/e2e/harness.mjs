@@ -1,4 +1,5 @@
 // E2E harness: starts the real backend serving the built app, and a headless Debian Chromium.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -140,6 +141,30 @@ export function shot(name) {
 }
 
 export const TIMEOUT = 15_000;
+
+/**
+ * Photographs `url` at 1280 and 390 px, each in a window of its own signed in as `page` is, once `ready` (a selector)
+ * shows and nothing loads, as var/e2e/<name>-<width>.png; fails when the page scrolls sideways.
+ */
+export async function photographAt(page, url, name, ready, { fullPage = false } = {}) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    const context = await page.context().browser().newContext({ viewport, locale: 'zh-CN', storageState: await page.context().storageState() });
+    const view = await context.newPage();
+    try {
+      await view.goto(url);
+      await view.locator(ready).first().waitFor();
+      await view.waitForFunction(() => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice'));
+      const width = await view.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width + 1, `${name} fits ${viewport.width} px (scroll width ${width})`);
+      await view.screenshot({ path: shot(`${name}-${viewport.width}`), fullPage });
+    } finally {
+      await context.close();
+    }
+  }
+}
 
 /** A 1440×900 zh-CN page whose uncaught errors go to `errors`. */
 export async function newPage(browser, errors) {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const PAPER = '/api/blade-fics/fics/driverInfoPaper';
 const DB = join(OUT, 'papers.db');
@@ -79,26 +79,8 @@ asyncio.run(main())
   assert.equal(done.status, 0, done.stderr);
 }
 
-/** Photographs the page on screen at 1280 and 390 px, in a window of its own signed in as this one. */
-async function photograph(path, name, ready) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    const context = await browser.newContext({ viewport, locale: 'zh-CN', storageState: await page.context().storageState() });
-    const view = await context.newPage();
-    try {
-      await view.goto(`${backend.base}${path}`);
-      await view.locator(ready).first().waitFor();
-      await view.waitForFunction(() => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice'));
-      const width = await view.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= viewport.width + 1, `${name} fits ${viewport.width} px (scroll width ${width})`);
-      await view.screenshot({ path: shot(`${name}-${viewport.width}`) });
-    } finally {
-      await context.close();
-    }
-  }
-}
+/** Photographs `path` at 1280 and 390 px (harness `photographAt`). */
+const photograph = (path, name, ready) => photographAt(page, `${backend.base}${path}`, name, ready);
 
 async function paperState(number) {
   const body = await api(backend.base, `${PAPER}/page`, { token, params: { paperNumber_equal: number } });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, OUT, REPO, api, launchBrowser, newPage, photographAt, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics';
 const BEHAVIOR = '/api/blade-fics/fics/driverBehaviorAnalysis';
@@ -73,26 +73,8 @@ async function call(path, { body, params } = {}) {
   return r.data;
 }
 
-/** Photographs the page on screen at 1280 and 390 px, in a window of its own signed in as this one. */
-async function photograph(path, name, ready) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    const context = await browser.newContext({ viewport, locale: 'zh-CN', storageState: await page.context().storageState() });
-    const view = await context.newPage();
-    try {
-      await view.goto(`${backend.base}${path}`);
-      await view.locator(ready).first().waitFor();
-      await view.waitForFunction(() => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice'));
-      const width = await view.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= viewport.width + 1, `${name} fits ${viewport.width} px (scroll width ${width})`);
-      await view.screenshot({ path: shot(`vision-${name}-${viewport.width}`) });
-    } finally {
-      await context.close();
-    }
-  }
-}
+/** Photographs `path` at 1280 and 390 px (harness `photographAt`). */
+const photograph = (path, name, ready) => photographAt(page, `${backend.base}${path}`, `vision-${name}`, ready);
 
 before(async () => {
   backend = await startBackend({ name: 'e2e-vision' });
