@@ -79,8 +79,12 @@ describe('column settings kept on the server', () => {
     await card().getByRole('button', { name: '列设置' }).click();
     const popover = page.locator('.column-settings:visible');
     await popover.waitFor();
-    await popover.getByRole('checkbox', { name: '参数键名' }).check();
+    // the box follows the saved choice (it shows checked once the server has it), so a click, not check(): check()
+    // wants the state changed at once
+    const box = popover.getByRole('checkbox', { name: '参数键名' });
+    await box.click();
     assert.equal((await (await saved).json()).code, 200);
+    await page.waitForFunction(() => document.querySelector('.column-settings input[value="paramKey"]')?.checked === true);
     const stored = await api(backend.base, '/api/blade-fics/showHide/find', { method: 'POST', token, body: { tableKey: 'param' } });
     assert.deepEqual(stored.data.hidden, []);
   });
