@@ -159,10 +159,11 @@ class AlarmTotals(Schema):
 
 # ------------------------------------------------------------------------------------------------ abnormal vehicles
 
-Reason = Literal["offline", "never_reported", "clock_fault", "battery", "fault"]
+Reason = Literal["offline", "never_reported", "no_position", "clock_fault", "battery", "fault"]
 REASON_LABELS: dict[str, tuple[str, str]] = {
     "offline": ("长时间离线", "Offline for days"),
     "never_reported": ("从未上报", "Never reported"),
+    "no_position": ("在线无定位", "Online, no positions"),
     "clock_fault": ("终端时钟异常", "Terminal clock fault"),
     "battery": ("电池报警", "Battery alarm"),
     "fault": ("故障码", "Fault codes"),

@@ -88,6 +88,7 @@ async def mark_offline(db: Database, bus: Bus | None = None, now: datetime | Non
             open_events["offline"] = {"id": str(event_id), "begin": begin.isoformat(), "value": days, "max": days}
             st.open_events = json.dumps(open_events)
             st.online = False
+            st.online_since = None
             opened.append((st, row))
         await s.commit()
         plates: dict[int, str] = {}

@@ -98,6 +98,9 @@ class VehicleState(TenantMixin, Base):
     extra: Mapped[str | None] = mapped_column(Text)
     #: The time the terminal's wrong clock gave its latest report (migration 0008); null while its clock is right.
     clock_fault_time: Mapped[datetime | None]
+    #: Since when its terminal is connected (migration 0026; null while offline): the abnormal list's ``no_position``
+    #: counts a connected terminal's silence on positions from its last position, or from this when it sent none.
+    online_since: Mapped[datetime | None]
 
 
 class Event(IdMixin, TenantMixin, Base):

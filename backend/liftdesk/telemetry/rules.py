@@ -35,6 +35,9 @@ class Thresholds:
     battery_over_current_a: float = 450.0
     battery_over_temp_c: float = 60.0
     offline_days: int = 7  # silent this long (no position, no heartbeat): one open ``offline`` alarm
+    # connected but no position this long (heartbeats only): abnormal ``no_position`` (0 switches it off); 10 min is
+    # 20 report intervals of 30 s, and a parked vehicle with ACC off still reports every few minutes (0x0020)
+    silent_minutes: int = 10
 
 
 def load_threshold_kg(limits: Thresholds, rated_load_kg: float | None) -> float:
@@ -88,6 +91,7 @@ PARAM_KEYS = {
     "battery_over_current_a": "telemetry.batteryOverCurrentA",
     "battery_over_temp_c": "telemetry.batteryOverTempC",
     "offline_days": "telemetry.offlineDays",
+    "silent_minutes": "telemetry.silentMinutes",
 }
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Boolean, Table, bindparam, case, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -406,7 +406,14 @@ class TerminalService:
             await s.execute(
                 update(states)
                 .where(states.c.device_number == bindparam("dev"))
-                .values(online=bindparam("on"), last_seen=bindparam("seen")),
+                .values(
+                    online=bindparam("on"),
+                    last_seen=bindparam("seen"),
+                    # null once offline; coming online it was set above (``_state_rows``)
+                    online_since=case(
+                        (bindparam("on", type_=Boolean), func.coalesce(states.c.online_since, bindparam("seen")))
+                    ),
+                ),
                 [{"dev": item.device, "on": item.online, "seen": item.when} for item in items],
             )
             changed = (
@@ -450,6 +457,7 @@ class TerminalService:
                     "device_number": device,
                     "online": True,
                     "last_seen": when[device].when,
+                    "online_since": when[device].when,
                 }
         if not values:
             return
@@ -462,6 +470,14 @@ class TerminalService:
                     "online": True,
                     "last_seen": stmt.excluded.last_seen,
                     "device_number": stmt.excluded.device_number,
+                    # connected since: kept while it stays online (a second session replacing the first)
+                    "online_since": case(
+                        (
+                            VehicleState.online.is_(True),
+                            func.coalesce(VehicleState.online_since, stmt.excluded.online_since),
+                        ),
+                        else_=stmt.excluded.online_since,
+                    ),
                 },
             )
         )

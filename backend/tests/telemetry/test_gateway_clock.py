@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from test_gateway import WAIT, Stack, ack, add_vehicle, close_stack, make_stack, online, positions, state
 
 from liftdesk.core.bus import LocalBus
@@ -30,7 +30,7 @@ from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.models import DailyStat, Event, VehicleState
 from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.view import LIVE_TOPIC
-from tests.conftest import Api
+from tests.conftest import Api, tenant_thresholds
 
 #: The seeded tenant keeps 12 months of data: two years back is past its retention.
 TWO_YEARS_BACK = -timedelta(days=730)
@@ -338,4 +338,72 @@ async def test_the_vehicle_detail_and_the_abnormal_list_show_the_clock_fault(api
         assert listed["records"] == []
     finally:
         await client.close()
+        await close_stack(stack)
+
+
+async def _set_state(db: Database, vehicle_id: int, **values: Any) -> None:
+    """Move a live state's times back (a terminal connected, or last located, minutes ago) instead of waiting."""
+    async with db.sessionmaker() as s:
+        await s.execute(update(VehicleState).where(VehicleState.vehicle_id == vehicle_id).values(**values))
+        await s.commit()
+
+
+async def test_a_connected_terminal_silent_on_positions_is_in_the_abnormal_list(api: Api) -> None:
+    """Issue 13 part 4, through the real gateway and the API: a terminal that stays connected and sends heartbeats
+    but no position for the tenant's ``silentMinutes`` (default 10) is listed under 在线无定位, counted from when it
+    connected or from its latest position; a position takes it out, the setting 0 switches the check off, and a
+    terminal that goes away is offline, not silent."""
+    stack = await make_stack(api.db, idle_timeout_s=60, touch_interval_s=0.1)
+    vid, device = await add_vehicle(api.db)
+    abnormal = "/api/blade-fics-report/fics/abnormal/getCarAbnormalPage"
+    query = {"carNo": f"FL-{device[-5:]}", "reason": "no_position"}
+
+    async def listed() -> list[dict[str, Any]]:
+        records: list[dict[str, Any]] = (await api.get(abnormal, params=query))["data"]["records"]
+        return records
+
+    client = await online(stack, device)
+    try:
+
+        async def connected() -> bool:
+            st = await state(api.db, vid)
+            return st is not None and st.online and st.online_since is not None
+
+        await until(connected, "the vehicle to be online")
+        assert await client.heartbeat(WAIT) == 0
+        assert await listed() == [], "just connected: not silent yet"
+
+        eleven = utcnow().replace(microsecond=0) - timedelta(minutes=11)
+        await _set_state(api.db, vid, online_since=eleven)
+        assert await client.heartbeat(WAIT) == 0, "heartbeats keep it online; they are no positions"
+        [car] = await listed()
+        assert car["carId"] == str(vid) and car["online"] is True and car["reasons"] == ["no_position"]
+        assert car["since"] == format_time(eleven) and car["reasonNames"] == "在线无定位"
+        info = await api.get("/api/blade-fics-report/fics/abnormal/getCarAbnormalInfo", params={"carId": vid})
+        [cond] = info["data"]["conditions"]
+        assert cond["reason"] == "no_position" and cond["info"] == "", "it never sent a position"
+
+        assert await ack(client, at(utcnow().replace(microsecond=0))) == 0
+        assert await listed() == [], "a position takes it out"
+        nine = utcnow().replace(microsecond=0) - timedelta(minutes=9)
+        await _set_state(api.db, vid, server_time=nine)
+        assert await listed() == [], "nine minutes without a position is within the default ten"
+        await _set_state(api.db, vid, server_time=eleven)
+        [car] = await listed()
+        assert car["since"] == format_time(eleven), "counted from its latest position"
+        async with tenant_thresholds(api.db, {"telemetry.silentMinutes": "0"}):
+            assert await listed() == [], "0 switches the check off"
+        async with tenant_thresholds(api.db, {"telemetry.silentMinutes": "20"}):
+            assert await listed() == [], "the tenant's own silence"
+    finally:
+        await client.close()
+
+    async def gone() -> bool:
+        st = await state(api.db, vid)
+        return st is not None and not st.online and st.online_since is None
+
+    try:
+        await until(gone, "the vehicle to be offline once its terminal left")
+        assert await listed() == [], "an offline terminal is not silent: offline is its own condition"
+    finally:
         await close_stack(stack)

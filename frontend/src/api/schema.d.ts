@@ -7465,7 +7465,7 @@ export interface components {
              */
             reasonNames: string;
             /** Reasons */
-            reasons: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault")[];
+            reasons: ("offline" | "never_reported" | "no_position" | "clock_fault" | "battery" | "fault")[];
             /**
              * Since
              * @description the earliest of the conditions
@@ -7523,7 +7523,7 @@ export interface components {
              */
             reasonNames: string;
             /** Reasons */
-            reasons: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault")[];
+            reasons: ("offline" | "never_reported" | "no_position" | "clock_fault" | "battery" | "fault")[];
             /**
              * Since
              * @description the earliest of the conditions
@@ -9392,7 +9392,7 @@ export interface components {
              * Reason
              * @enum {string}
              */
-            reason: "offline" | "never_reported" | "clock_fault" | "battery" | "fault";
+            reason: "offline" | "never_reported" | "no_position" | "clock_fault" | "battery" | "fault";
             /** Reasonname */
             reasonName: string;
             /**
@@ -22486,7 +22486,7 @@ export interface operations {
                 /** @description vehicle number contains */
                 carNo?: string | null;
                 /** @description one abnormal condition */
-                reason?: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault") | null;
+                reason?: ("offline" | "never_reported" | "no_position" | "clock_fault" | "battery" | "fault") | null;
                 current?: number;
                 size?: number;
             };
@@ -22520,7 +22520,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description one abnormal condition */
-                reason?: ("offline" | "never_reported" | "clock_fault" | "battery" | "fault") | null;
+                reason?: ("offline" | "never_reported" | "no_position" | "clock_fault" | "battery" | "fault") | null;
             };
             header?: never;
             path?: never;

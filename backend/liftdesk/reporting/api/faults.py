@@ -3,7 +3,7 @@
 
 Declared on the reports' resource (the vehicles: their scope and data rule). Reading the abnormal vehicles needs the
 menu ``alarm_abnormal``; the fault codes the menu ``alarm_fault``, their export its button ``alarm_fault_export``.
-What "abnormal" means: ``reporting.alarms.abnormal``. A fault code's type is its prefix (``BMS-...`` → ``BMS``).
+What "abnormal" means: ``reporting.abnormal.abnormal``. A fault code's type is its prefix (``BMS-...`` → ``BMS``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from liftdesk.core.crud import Ctx
 from liftdesk.core.paging import Page
 from liftdesk.core.transfer import Column, workbook, xlsx_response
-from liftdesk.reporting import alarms
+from liftdesk.reporting import abnormal, alarms
 from liftdesk.reporting.alarm_schemas import (
     ALARM_MAX_DAYS,
     AbnormalCar,
@@ -56,7 +56,7 @@ RANGE = f"startTime / endTime: local days (yyyy-MM-dd; default the last 7), at m
     tag=ALARM_TAG,
 )
 async def abnormal_tree(ctx: Ctx, query: AbnormalTreeQuery) -> list[AbnormalNode]:
-    return await alarms.abnormal_tree(ctx, query.reason)
+    return await abnormal.abnormal_tree(ctx, query.reason)
 
 
 @REPORTS.action(
@@ -73,10 +73,10 @@ async def abnormal_tree(ctx: Ctx, query: AbnormalTreeQuery) -> list[AbnormalNode
 )
 async def abnormal_page(ctx: Ctx, query: AbnormalQuery) -> Page[AbnormalCar]:
     if query.current == 1 and query.mechanism_id is None and not query.car_no and query.reason is None:
-        found = await alarms.abnormal(ctx)  # the whole list: marked seen, and its first page answered
-        await alarms.mark_seen(ctx, found)
-        return await alarms.abnormal_page(ctx, query, found)
-    return await alarms.abnormal_page(ctx, query)
+        found = await abnormal.abnormal(ctx)  # the whole list: marked seen, and its first page answered
+        await abnormal.mark_seen(ctx, found)
+        return await abnormal.abnormal_page(ctx, query, found)
+    return await abnormal.abnormal_page(ctx, query)
 
 
 @REPORTS.action(
@@ -91,7 +91,7 @@ async def abnormal_page(ctx: Ctx, query: AbnormalQuery) -> Page[AbnormalCar]:
     tag=ALARM_TAG,
 )
 async def abnormal_info(ctx: Ctx, query: AbnormalCarQuery) -> AbnormalInfo:
-    return await alarms.abnormal_info(ctx, query.car_id)
+    return await abnormal.abnormal_info(ctx, query.car_id)
 
 
 @REPORTS.action(
@@ -105,7 +105,7 @@ async def abnormal_info(ctx: Ctx, query: AbnormalCarQuery) -> AbnormalInfo:
     tag=ALARM_TAG,
 )
 async def abnormal_first_open(ctx: Ctx) -> FirstOpen:
-    return await alarms.first_open(ctx)
+    return await abnormal.first_open(ctx)
 
 
 @REPORTS.action(

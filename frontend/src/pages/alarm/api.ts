@@ -63,7 +63,7 @@ export const WARNING_KINDS = [
   'jt808_rollover_warning',
 ] as const;
 
-export const REASONS = ['offline', 'never_reported', 'clock_fault', 'battery', 'fault'] as const;
+export const REASONS = ['offline', 'never_reported', 'no_position', 'clock_fault', 'battery', 'fault'] as const;
 
 /** A duration in seconds as `1h 2m 3s` (`-` for none). */
 export function formatDuration(seconds: number | null | undefined): string {
