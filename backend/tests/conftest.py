@@ -12,7 +12,7 @@ import hashlib
 import os
 import tempfile
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,6 +174,25 @@ async def api(database: tuple[str, str], tmp_root: Path) -> AsyncIterator[Api]:
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         yield Api(client=client, db=db, backend=backend)
     await db.dispose()
+
+
+def app_settings(api: Api) -> Settings:
+    """The settings of the app the ``api`` client talks to (a test may change one for a while)."""
+    settings: Settings = api.client._transport.app.state.settings  # type: ignore[attr-defined]
+    return settings
+
+
+@pytest.fixture(scope="module")
+def allow_private_endpoints(api: Api) -> Iterator[None]:
+    """``allow_private_endpoints`` on while a module's tests run: their S3 and SMS servers are on localhost, which
+    the default refuses (core/egress.py; tests/system/test_egress.py proves the default)."""
+    settings = app_settings(api)
+    before = settings.allow_private_endpoints
+    settings.allow_private_endpoints = True
+    try:
+        yield
+    finally:
+        settings.allow_private_endpoints = before
 
 
 @dataclass

@@ -102,6 +102,10 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "sms_failed": (400, "/send-message", "the provider refused the message or cannot be reached"),
     "sms_params": (400, "/send-message", "params is no JSON object of texts (what a JSON text holds, no schema says)"),
     "sms_enable_race": (400, "/sms/enable", "another configuration was enabled at the same moment"),
+    # addresses tenants typed in, checked when called (core/egress.py): what a saved endpoint resolves to now
+    "endpoint_internal": (400, "", "a saved endpoint leads to an internal address (what its name resolves to now)"),
+    "endpoint_unresolved": (400, "", "a saved endpoint's name does not resolve now (DNS, not the request's form)"),
+    "endpoint_scheme": (400, "", "a saved endpoint is no usable http(s) address (rows that exist)"),
     # code generation (system/codegen): what exists, and rules across a record's fields
     "codegen_table_exists": (400, "/code/submit", "a table of that name exists (rows of the database)"),
     "codegen_package_taken": (400, "/code/submit", "a resource of that name is registered (the server's code)"),

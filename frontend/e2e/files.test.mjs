@@ -154,13 +154,13 @@ describe('object storage', () => {
     assert.equal(detail.data.secretKey, '******');
   });
 
-  it('tests the connection and says why it fails', async () => {
+  it('tests the connection and says why it fails: an internal address is refused by default', async () => {
     await settle();
     await rowButton(rowWith('e2e-minio'), '测试连接').click();
     const dialog = page.locator('.ant-modal-confirm:visible');
     await opened(dialog);
     await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-    await expectToast('无法访问对象存储');
+    await expectToast('指向内部网络');
   });
 
   it('is photographed at 1280 and 390 px', async () => {

@@ -31,9 +31,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts `liftdesk serve` on a fresh SQLite file and waits for /api/health. `env` adds settings, e.g. a gateway
- * port and simulated vehicles (`{ gateway: true, vehicles: 4 }`: a free gateway port and 4 simulated terminals).
+ * port and simulated vehicles (`{ gateway: true, vehicles: 4 }`: a free gateway port and 4 simulated terminals);
+ * `privateEndpoints: true` lets object storage and SMS call 127.0.0.1 (refused by default, core/egress.py).
  */
-export async function startBackend({ gateway = false, vehicles = 0, name = 'e2e', initialPassword = false } = {}) {
+export async function startBackend({ gateway = false, vehicles = 0, name = 'e2e', initialPassword = false, privateEndpoints = false } = {}) {
   if (!existsSync(LIFTDESK)) throw new Error(`${LIFTDESK} is missing: install the backend first (make install)`);
   if (!existsSync(join(process.env.E2E_WEB_DIR ?? join(FRONTEND, 'dist'), 'index.html')))
     throw new Error('frontend/dist is missing: run `npm run build` first');
@@ -51,6 +52,8 @@ export async function startBackend({ gateway = false, vehicles = 0, name = 'e2e'
       LIFTDESK_PORT: String(port),
       LIFTDESK_GATEWAY_PORT: String(gatewayPort),
       LIFTDESK_SIMULATOR_VEHICLES: String(vehicles),
+      // privateEndpoints: object storage and SMS may call internal addresses (a suite's provider on 127.0.0.1)
+      LIFTDESK_ALLOW_PRIVATE_ENDPOINTS: privateEndpoints ? 'true' : 'false',
       // E2E_WEB_DIR: a copy of the built app, for a run that another build of frontend/dist must not disturb
       LIFTDESK_WEB_DIR: process.env.E2E_WEB_DIR ?? join(FRONTEND, 'dist'),
     },

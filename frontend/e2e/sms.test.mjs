@@ -45,7 +45,7 @@ before(async () => {
     });
   });
   await new Promise((resolve) => provider.listen(0, '127.0.0.1', resolve));
-  backend = await startBackend({ name: 'sms' });
+  backend = await startBackend({ name: 'sms', privateEndpoints: true }); // the provider stand-in is on 127.0.0.1
   token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);

@@ -54,6 +54,10 @@ ActionKind = Literal[
     "import",  # rows from a file
 ]
 
+#: Kinds of action that only read: whatever their method, the API log does not record them (``core.audit``); an
+#: action of another kind that changes nothing says so with ``reads=True``.
+READ_ACTION_KINDS: frozenset[str] = frozenset({"detail", "read", "aggregate", "sub", "export"})
+
 #: ``permission`` of an action every signed-in user of the tenant may call.
 SIGNED_IN = "*"
 _ARGS = ("query", "body", "ident", "state", "request", "upload")
@@ -82,6 +86,13 @@ class Action:
     body_params: bool = False
     #: The body model is read from a form (``application/x-www-form-urlencoded``), not from JSON.
     form: bool = False
+    #: Does the call only read (True) or change something (False)? None: as its kind says (``READ_ACTION_KINDS``).
+    #: A call that reads is not recorded in the API log, whatever its method (``core.audit``).
+    reads: bool | None = None
+
+    @property
+    def only_reads(self) -> bool:
+        return self.reads if self.reads is not None else self.kind in READ_ACTION_KINDS
 
     @property
     def name(self) -> str:

@@ -1,12 +1,12 @@
 """The API and error logs, written off the request path.
 
-* ``AuditLog`` (ASGI middleware): every mutating call under ``/api`` (POST, PUT, PATCH, DELETE, and the one GET
-  that changes state, ``/oauth/logout``) made by a known caller becomes an :class:`ApiEntry`: who (the request's
-  principal, or the verified token of a public call), the tenant, method, path, the query and the JSON or form
-  parameters with passwords and secrets masked, the client's address, the status and the duration. Not recorded:
-  reads (GET, and the reads the spec serves with POST, ``Resource.post_ops``), the sign-in call (it carries the
-  credentials and has no caller yet; failures are counted by the sign-in lock), terminal ingest, and calls with no
-  known caller (an anonymous flood must not fill a table).
+* ``AuditLog`` (ASGI middleware): every mutating call under ``/api`` made by a known caller becomes an
+  :class:`ApiEntry`: who (the request's principal, or the verified token of a public call), the tenant, method,
+  path, the query and the JSON or form parameters with passwords and secrets masked, the client's address, the
+  status and the duration. Which calls mutate is :func:`records`' decision: a declared route by what it is declared
+  to do (reads served with POST write no log; a GET that changes something writes one), any other by its method.
+  Not recorded: reads, the sign-in call (it carries the credentials and has no caller yet; failures are counted by
+  the sign-in lock), terminal ingest, and calls with no known caller (an anonymous flood must not fill a table).
 * ``CatchAll`` (``core.http``) hands every unhandled error to :meth:`AuditWriter.error`, which returns the error
   log's id for the 500 answer's reference; the trace goes to the log, never to the client.
 * ``AuditWriter`` puts entries on a bounded queue (full: the entry is dropped and counted, the request never
@@ -268,20 +268,43 @@ def request_of(scope: Scope, body: bytes = b"") -> Request:
     )
 
 
-def _records(scope: Scope, post_reads: frozenset[str]) -> bool:
-    path = str(scope.get("path", ""))
-    method = scope.get("method")
+def records(method: str, path: str, route_path: str | None, declared: Mapping[tuple[str, str], bool]) -> bool:
+    """Is this call written to the API log? The decision, in order:
+
+    1. only calls under ``/api/``, never those of :data:`NOT_RECORDED`;
+    2. a declared route (a resource's generated operation or an action, ``Registry.reading_routes``) is recorded
+       unless it only reads, whatever its method: the spec's reads served with POST (``post_ops``, actions of a
+       reading kind such as ``showHide/find``, ``getCarLastGPSInfo``, or ``reads=True``) write none, and a GET
+       action that changes something (``revertPassword``, ``driverExpirationReminder/ignore``) writes one;
+    3. any other route by its method: POST, PUT, PATCH and DELETE are recorded, GET only for
+       :data:`STATE_CHANGING_GETS`.
+    """
     if not path.startswith("/api/") or path in NOT_RECORDED:
         return False
+    if route_path is not None:
+        reads = declared.get((method, route_path))
+        if reads is not None:
+            return not reads
     if method == "GET":
         return path in STATE_CHANGING_GETS
-    return method in MUTATING and not (method == "POST" and path in post_reads)
+    return method in MUTATING
 
 
-def _post_reads() -> frozenset[str]:
+def _declared() -> dict[tuple[str, str], bool]:
     from liftdesk.core.registry import REGISTRY
 
-    return frozenset(res.path(op) for res in REGISTRY for op in res.post_ops)
+    return REGISTRY.reading_routes()
+
+
+def _records(scope: Scope, declared: Mapping[tuple[str, str], bool]) -> bool:
+    route = scope.get("route")
+    route_path = getattr(route, "path", None)
+    return records(
+        str(scope.get("method", "")),
+        str(scope.get("path", "")),
+        route_path if isinstance(route_path, str) else None,
+        declared,
+    )
 
 
 #: Where the body a request's route read is kept for ``CatchAll``'s error log.
@@ -294,7 +317,7 @@ class AuditLog:
     def __init__(self, app: ASGIApp, writer: AuditWriter) -> None:
         self.app = app
         self.writer = writer
-        self._reads: frozenset[str] | None = None
+        self._declared: dict[tuple[str, str], bool] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -326,9 +349,9 @@ class AuditLog:
         try:
             await self.app(scope, reading, sending)
         finally:
-            if self._reads is None:
-                self._reads = _post_reads()
-            if _records(scope, self._reads):
+            if self._declared is None:
+                self._declared = _declared()
+            if _records(scope, self._declared):
                 try:
                     request = request_of(scope, b"".join(chunks) if size <= MAX_BODY else b"")
                     if request.account is not None:

@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     geocoder_url: str = ""
     geocoder_field: str = "display_name"
     geocoder_timeout_s: float = 3.0
+    # Addresses tenants type in (object storage endpoints, SMS providers) may lead to loopback, link-local (cloud
+    # metadata), private or otherwise internal addresses (core/egress.py). Off: such calls are refused (400). On: for
+    # test suites whose S3 and SMS servers run on localhost, or a site whose own minio is on its private network.
+    allow_private_endpoints: bool = False
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

@@ -178,6 +178,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "file_missing": ("文件不存在或已删除", "The file does not exist or has been removed"),
     "file_store_failed": ("文件存储失败: {reason}", "The file could not be stored: {reason}"),
+    "endpoint_scheme": (
+        "{field}: 地址必须是 http:// 或 https:// 开头, 且不能包含用户名或密码",
+        "{field}: the address must start with http:// or https:// and carry no user name or password",
+    ),
+    "endpoint_internal": (
+        "{field}: 地址 {host} 指向内部网络 ({address}), 不允许访问",
+        "{field}: the address {host} leads to an internal network ({address}) and may not be called",
+    ),
+    "endpoint_unresolved": ("{field}: 无法解析地址 {host}", "{field}: the address {host} cannot be resolved"),
     "oss_unreachable": (
         "{field}: 无法访问对象存储: {reason}",
         "{field}: the object storage cannot be reached: {reason}",

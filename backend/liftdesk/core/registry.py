@@ -128,12 +128,14 @@ class Resource:
         openapi: Mapping[str, Any] | None = None,
         body_params: bool = False,
         form: bool = False,
+        reads: bool | None = None,
     ) -> Callable[[F], F]:
         """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
         absolute (``/api/...``) or relative to the resource's prefix. ``body_params``: the body's extra keys are
         parameters too (paging, filters, the platform administrator's ``tenantId``), merged over the query as the
         generated POST lists take them, and the request's ``Ctx`` is built from both. ``form``: the body model is
-        read from an ``application/x-www-form-urlencoded`` form instead of JSON."""
+        read from an ``application/x-www-form-urlencoded`` form instead of JSON. ``reads``: the call changes nothing
+        (True) or changes something (False) whatever its kind says (``Action.only_reads``; the API log goes by it)."""
 
         def declare(fn: F) -> F:
             full = path if path.startswith("/") else self.path(path)
@@ -155,6 +157,7 @@ class Resource:
                     openapi=openapi,
                     body_params=body_params,
                     form=form,
+                    reads=reads,
                 )
             )
             return fn
@@ -206,6 +209,18 @@ class Registry:
     @property
     def actions(self) -> list[Action]:
         return list(self._actions)
+
+    def reading_routes(self) -> dict[tuple[str, str], bool]:
+        """Every declared route, (method, path template), with whether it only reads: the generated operations by
+        their kind (page, list, detail ... read, whatever their method: ``post_ops``), the actions by
+        ``Action.only_reads``. The API log records the calls of the others (``core.audit``)."""
+        out: dict[tuple[str, str], bool] = {}
+        for res in self._items.values():
+            for op, kind in res.ops.items():
+                out[(res.method(op), res.path(op))] = kind in READ_KINDS
+        for action in self._actions:
+            out[(action.method, action.path)] = action.only_reads
+        return out
 
     @property
     def frozen(self) -> bool:

@@ -9,6 +9,10 @@ whose key matches an existing row updates it; 0: such a row is reported, not cha
 uniqueness rules): good rows are saved, bad rows are reported with their row number and the message; one bad row
 does not stop the others. A file of more than ``INLINE_ROWS`` rows is processed in the background: the answer
 carries a ``jobId`` whose progress (done / total, the report so far) is read from the progress call.
+
+A resource whose spreadsheet is not its ``submit`` body (names instead of ids, a value the server makes) gives the
+importer an :class:`ImportPlan`: each row goes through its ``prepare`` before it is saved (a ServiceError there is
+the row's error, like any other) and its ``saved`` after, in the row's transaction.
 """
 
 from __future__ import annotations
@@ -17,10 +21,10 @@ import asyncio
 import io
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import UploadFile
 from fastapi.responses import Response
@@ -109,6 +113,20 @@ class ImportReport(Schema):
     failed: int = 0
     finished: bool = False
     errors: list[RowError] = Field(default_factory=list)
+
+
+class ImportPlan(Protocol):
+    """What a resource does with its spreadsheet's rows around saving them (see the module's notes)."""
+
+    async def prepare(self, ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
+        """The row as ``submit`` takes it (camelCase keys); a ServiceError refuses the row with its message."""
+
+    async def saved(self, ctx: Ctx, row: dict[str, Any], created: bool) -> None:
+        """After the row was saved (``row`` as ``submit`` answers it), before its transaction commits."""
+
+
+#: Makes the plan of one import, in the session that runs it (it may read what it needs once: names, labels).
+PlanOf = Callable[["Ctx"], Awaitable[ImportPlan]]
 
 
 def _cell(value: Any) -> Any:
@@ -219,20 +237,25 @@ async def import_rows(
     covered: bool,
     report: ImportReport,
     kv: KV | None,
+    plan_of: PlanOf | None = None,
 ) -> None:
-    """Save the rows one by one as ``submit`` would (each in its own transaction), filling ``report``; with ``kv``
-    the report is stored after every 50 rows, for the progress call."""
+    """Save the rows one by one as ``submit`` would (each in its own transaction; through the plan, if any),
+    filling ``report``; with ``kv`` the report is stored after every 50 rows, for the progress call."""
     from liftdesk.core import crud
 
     body_model = crud.update_schema(ctx.resource.schema_in)
-    for number, values in rows:
+    plan = await plan_of(ctx) if plan_of is not None else None
+    for number, given in rows:
         try:
+            values = await plan.prepare(ctx, given) if plan is not None else given
             ident = await _find(ctx, key, values)
             if ident is not None and not covered:
                 field = snake_to_camel(key[-1])
                 raise ServiceError(t("duplicate", field=field, value=values.get(field)))
             body = body_model.model_validate({**values, "id": ident} if ident is not None else values)
-            await crud.submit(ctx, body, "update" if ident is not None else "create")
+            row = await crud.submit(ctx, body, "update" if ident is not None else "create")
+            if plan is not None:
+                await plan.saved(ctx, row, ident is None)
             await ctx.session.commit()  # a row is its own unit of work: a refused row leaves the others saved
             if ident is None:
                 report.created += 1
@@ -264,7 +287,13 @@ async def _store(kv: KV, ctx: Ctx, report: ImportReport) -> None:
 
 
 async def start_import(
-    ctx: Ctx, state: Any, key: Sequence[str], columns: Sequence[Column], upload: UploadFile, covered: bool
+    ctx: Ctx,
+    state: Any,
+    key: Sequence[str],
+    columns: Sequence[Column],
+    upload: UploadFile,
+    covered: bool,
+    plan_of: PlanOf | None = None,
 ) -> ImportReport:
     data = await upload.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
@@ -272,7 +301,7 @@ async def start_import(
     rows = rows_of(columns, read_table(upload.filename or "", data))
     report = ImportReport(job_id=uuid.uuid4().hex, total=len(rows))
     if len(rows) <= INLINE_ROWS:
-        await import_rows(ctx, key, rows, covered, report, None)
+        await import_rows(ctx, key, rows, covered, report, None, plan_of)
         return report
     # A large file: answer at once and go on in the background with a session of its own.
     db = state.db
@@ -283,7 +312,7 @@ async def start_import(
             job = await type(ctx).build(session, ctx.principal, ctx.resource, {"tenantId": ctx.scope.tenant_id})
             kv = KV(session)
             try:
-                await import_rows(job, key, rows, covered, report, kv)
+                await import_rows(job, key, rows, covered, report, kv, plan_of)
             except Exception as exc:  # the report says so; the log has the trace
                 import logging
 
@@ -331,11 +360,15 @@ def declare_importer(
     key: Sequence[str],
     filename: str,
     summary: str,
+    plan_of: PlanOf | None = None,
+    template_summary: str | None = None,
+    progress_summary: str | None = None,
 ) -> None:
-    """The import call, its template and its progress (see the module's text)."""
+    """The import call, its template and its progress (see the module's text); ``plan_of``: the rows go through
+    its plan (:class:`ImportPlan`)."""
 
     async def import_rows_of(ctx: Ctx, query: CoverQuery, upload: UploadFile, state: Any) -> ImportReport:
-        return await start_import(ctx, state, key, columns, upload, bool(query.is_covered))
+        return await start_import(ctx, state, key, columns, upload, bool(query.is_covered), plan_of)
 
     async def template(ctx: Ctx) -> Response:
         return xlsx_response(workbook(columns, []), f"{filename}-template")
@@ -356,13 +389,18 @@ def declare_importer(
         answer=ImportReport,
         openapi=UPLOAD_DOCUMENT,
     )(import_rows_of)
-    res.action("GET", template_path, summary=f"{summary}: the template (its header row)", kind="export", raw=True)(
-        template
-    )
+    res.action(
+        "GET",
+        template_path,
+        summary=template_summary or f"{summary}: the template (its header row)",
+        kind="export",
+        raw=True,
+    )(template)
     res.action(
         "GET",
         progress_path,
-        summary=f"{summary}: progress and report of a large import (jobId from the import's answer)",
+        summary=progress_summary
+        or f"{summary}: progress and report of a large import (jobId from the import's answer)",
         kind="read",
         permission="add",
         query=JobQuery,

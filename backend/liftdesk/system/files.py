@@ -3,9 +3,10 @@ configurations and attachments.
 
 A tenant's files go to its enabled object storage configuration (``blade_oss`` with ``status`` 2: an S3-compatible
 service reached with boto3, path-style for minio and qiniu, virtual-hosted for aliyun and tencent), else to the local
-disk under ``var_dir``/files/<tenant>/. Both are a :class:`Store`. Keys are made here
-(``upload/<yyyymmdd>/<random>.<kind>``), never from what a client sends, and a local path is checked to stay under
-the tenant's folder (:func:`safe_key`, :meth:`LocalStore.path`).
+disk under ``var_dir``/files/<tenant>/. Both are a :class:`Store`. Every request to an S3 service goes to an
+address checked just before it is sent (``core.egress``: no internal address unless ``allow_private_endpoints``).
+Keys are made here (``upload/<yyyymmdd>/<random>.<kind>``), never from what a client sends, and a local path is
+checked to stay under the tenant's folder (:func:`safe_key`, :meth:`LocalStore.path`).
 
 An upload is accepted by its content, not its name or declared type (:func:`sniff`): images (the site plan's check,
 ``system.api.map_setting.image_type``, plus GIF), PDF, ZIP and the Office formats inside it, UTF-8 text; at most
@@ -23,13 +24,13 @@ import tempfile
 import uuid
 import zipfile
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from liftdesk.core import crud
+from liftdesk.core import crud, egress
 from liftdesk.core.config import Settings
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
@@ -142,9 +143,11 @@ class S3Config:
     secret_key: str
     region: str
     path_style: bool
+    #: The endpoint may lead to an internal address (setting ``allow_private_endpoints``; ``core.egress``).
+    allow_private: bool = False
 
     @classmethod
-    def of(cls, row: m.Oss) -> S3Config:
+    def of(cls, row: m.Oss, allow_private: bool) -> S3Config:
         return cls(
             endpoint=row.endpoint.rstrip("/"),
             bucket=row.bucket_name,
@@ -152,6 +155,7 @@ class S3Config:
             secret_key=row.secret_key or "",
             region=row.region or "us-east-1",
             path_style=row.category in PATH_STYLE,
+            allow_private=allow_private,
         )
 
 
@@ -182,10 +186,20 @@ def _client(config: S3Config) -> Any:
             retries={"max_attempts": 2},
         ),
     )
+    # Every request the client sends (retries and redirected ones included) goes to an address checked just before
+    # it is sent; the host is the one the request names (virtual-hosted: the bucket's own name).
+    client.meta.events.register("before-send.s3", _guard(config.allow_private))
     _CLIENTS[config] = client
     while len(_CLIENTS) > _CLIENTS_MAX:
         _CLIENTS.popitem(last=False)
     return client
+
+
+def _guard(allow_private: bool) -> Callable[..., None]:
+    def check(request: Any, **_: Any) -> None:
+        egress.resolve_blocking(str(request.url), "endpoint", allow_private)
+
+    return check
 
 
 def _reason(exc: Exception) -> str:
@@ -217,6 +231,8 @@ class S3Store:
         client = _client(self.config)
         try:
             return await asyncio.to_thread(getattr(client, name), Bucket=self.config.bucket, **kw)
+        except egress.EndpointRefused:
+            raise  # the 400 naming the field, as it is
         except Exception as exc:  # botocore's errors: the service refused, or could not be reached
             if _missing(exc):
                 raise MissingObject(kw.get("Key", "")) from exc
@@ -249,7 +265,7 @@ def store_of(settings: Settings, tenant: str, config: m.Oss | None) -> Store:
     """The store of a configuration (None: the tenant's folder on the local disk)."""
     if config is None:
         return LocalStore(files_root(settings), tenant)
-    return S3Store(S3Config.of(config))
+    return S3Store(S3Config.of(config, settings.allow_private_endpoints))
 
 
 async def enabled_config(ctx: crud.Ctx) -> m.Oss | None:
@@ -425,7 +441,7 @@ class AttachHooks(Hooks):
 
     async def before_remove(self, ctx: crud.Ctx, rows: Sequence[Any]) -> None:
         tenant = ctx.scope.tenant_id
-        doomed: list[tuple[S3Store | None, str]] = []  # (None: the local disk, key)
+        doomed: list[tuple[m.Oss | None, str]] = []  # (None: the local disk, key)
         configs: dict[int, m.Oss | None] = {}
         for row in rows:
             if row.oss_id is None:
@@ -438,13 +454,12 @@ class AttachHooks(Hooks):
                     configs[row.oss_id] = None  # its configuration was removed: nothing to reach
             config = configs[row.oss_id]
             if config is not None:
-                doomed.append((S3Store(S3Config.of(config)), row.name))
+                doomed.append((config, row.name))
 
         async def delete_files(state: Any) -> None:
-            local = LocalStore(files_root(state.settings), tenant)
-            for store, key in doomed:
+            for config, key in doomed:
                 try:
-                    await (store or local).delete(key)
+                    await store_of(state.settings, tenant, config).delete(key)
                 except (StoreError, ValueError, OSError) as exc:  # the row is gone; the file stays behind
                     log.warning("attachment file %s not deleted: %s", key, exc)
 

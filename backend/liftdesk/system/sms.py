@@ -9,7 +9,8 @@ its provider (``category``, dictionary ``sms``):
   the embedded default for development, as the local disk is for files). 1 云片 and 2 七牛云 are not served: such a
   configuration cannot be saved.
 
-``endpoint`` (empty: the provider's public address) lets tests point a configuration at a local server. A provider's
+``endpoint`` (empty: the provider's public address) lets tests point a configuration at a local server; it is
+checked each time it is called (``core.egress``: no internal address unless ``allow_private_endpoints``). A provider's
 refusal or an unreachable provider is a :class:`SmsError` whose message (the provider's code and message) the calls
 answer as a 400.
 """
@@ -31,7 +32,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 from pydantic import Field
 
-from liftdesk.core import crud
+from liftdesk.core import crud, egress
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.registry import Hooks
@@ -177,10 +178,15 @@ def _reason(code: Any, message: Any) -> str:
     return f"{code or ''} {message or ''}".strip()[:300] or "unknown error"
 
 
-async def _post(url: str, **kw: Any) -> tuple[int, Any]:
+async def _post(url: str, allow_private: bool, headers: Mapping[str, str] | None = None, **kw: Any) -> tuple[int, Any]:
+    """POST to a provider: its address checked now and the connection pinned to the address checked
+    (``core.egress``; EndpointRefused is a 400 naming ``endpoint``), no redirect followed."""
+    target = await egress.resolve(url, "endpoint", allow_private)
+    sent = {"Host": target.netloc, **(headers or {})}
+    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
     try:
         async with httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False) as client:
-            response = await client.post(url, **kw)
+            response = await client.post(target.pinned(), headers=sent, extensions=extensions, **kw)
     except httpx.HTTPError as exc:
         raise SmsError(f"{type(exc).__name__} {exc}".strip()[:300]) from exc
     try:
@@ -190,8 +196,9 @@ async def _post(url: str, **kw: Any) -> tuple[int, Any]:
 
 
 class AliyunProvider:
-    def __init__(self, row: m.Sms) -> None:
+    def __init__(self, row: m.Sms, allow_private: bool = False) -> None:
         self.row = row
+        self.allow_private = allow_private
 
     async def send(self, message: Message) -> str:
         row = self.row
@@ -211,7 +218,8 @@ class AliyunProvider:
             "TemplateParam": json.dumps(dict(message.params), ensure_ascii=False, separators=(",", ":")),
         }
         params["Signature"] = aliyun_signature("POST", params, row.secret_key or "")
-        status, answer = await _post(f"{(row.endpoint or ALIYUN_ENDPOINT).rstrip('/')}/", data=params)
+        url = f"{(row.endpoint or ALIYUN_ENDPOINT).rstrip('/')}/"
+        status, answer = await _post(url, self.allow_private, data=params)
         if not isinstance(answer, dict) or answer.get("Code") != "OK":
             got = answer if isinstance(answer, dict) else {}
             raise SmsError(_reason(got.get("Code") or f"HTTP {status}", got.get("Message")))
@@ -241,8 +249,9 @@ def tc3_authorization(
 
 
 class TencentProvider:
-    def __init__(self, row: m.Sms) -> None:
+    def __init__(self, row: m.Sms, allow_private: bool = False) -> None:
         self.row = row
+        self.allow_private = allow_private
 
     async def send(self, message: Message) -> str:
         row = self.row
@@ -268,7 +277,7 @@ class TencentProvider:
             "X-TC-Timestamp": str(timestamp),
             "X-TC-Region": row.region_id or "ap-guangzhou",
         }
-        status, answer = await _post(url, content=payload, headers=headers)
+        status, answer = await _post(url, self.allow_private, content=payload, headers=headers)
         response = answer.get("Response") if isinstance(answer, dict) else None
         if not isinstance(response, dict):
             raise SmsError(f"HTTP {status}: no Response")
@@ -281,14 +290,15 @@ class TencentProvider:
         return str(response.get("RequestId") or "")
 
 
-def provider_of(row: m.Sms | None) -> Provider:
-    """The provider of a configuration (None: the server log)."""
+def provider_of(row: m.Sms | None, allow_private: bool = False) -> Provider:
+    """The provider of a configuration (None: the server log); ``allow_private``: its endpoint may be an internal
+    address (setting ``allow_private_endpoints``)."""
     if row is None:
         return LogProvider()
     if row.category == ALIYUN:
-        return AliyunProvider(row)
+        return AliyunProvider(row, allow_private)
     if row.category == TENCENT:
-        return TencentProvider(row)
+        return TencentProvider(row, allow_private)
     raise SmsError(t("sms_category", field="category", value=row.category))
 
 
@@ -319,11 +329,19 @@ async def config_for(ctx: crud.Ctx, code: str | None) -> m.Sms | None:
     return found
 
 
-async def send(config: m.Sms | None, phones: Sequence[str], params: Mapping[str, str], template: str = "") -> str:
-    """Send through ``config`` (None: the server log); the provider's request id, or a 400 saying why not."""
+async def send(
+    config: m.Sms | None,
+    phones: Sequence[str],
+    params: Mapping[str, str],
+    *,
+    allow_private: bool,
+    template: str = "",
+) -> str:
+    """Send through ``config`` (None: the server log); the provider's request id, or a 400 saying why not (an
+    endpoint that leads inside: ``core.egress``)."""
     message = Message(phones=phones, template_id=config.template_id if config else template or "log", params=params)
     try:
-        return await provider_of(config).send(message)
+        return await provider_of(config, allow_private).send(message)
     except SmsError as exc:
         raise ServiceError(t("sms_failed", field="code", reason=str(exc))) from None
 

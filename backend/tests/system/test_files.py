@@ -27,6 +27,10 @@ from liftdesk.system.models import Attach, Oss
 from tests.conftest import Api, password_chosen
 from tests.system.test_map_setting import png
 
+# The module's S3 / SMS servers run on localhost: internal addresses are allowed while it runs (test_egress.py proves
+# the default refuses them).
+pytestmark = pytest.mark.usefixtures("allow_private_endpoints")
+
 OSS = "/api/blade-resource/oss"
 ATTACH = "/api/blade-resource/attach"
 UPLOAD = "/api/blade-fics/file/upload"

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from liftdesk.app import create_app
 from liftdesk.core.audit import MASK, AuditWriter, mask
 from liftdesk.system.models import LogApi, LogError
-from tests.conftest import Api, Tenants
+from tests.conftest import Api, Tenants, seed_ids
 
 LOG = "/api/blade-log"
 
@@ -203,3 +203,88 @@ async def test_the_web_apps_error_log_is_a_usual_log(api: Api) -> None:
     assert row["serviceId"] == "web" and row["logLevel"] == "error" and row["createBy"] == "admin"
     got = await api.get(f"{LOG}/usual/detail", params={"id": row["id"]})
     assert got["code"] == 200 and marker in got["data"]["logData"]
+
+
+# ---------------------------------------------------------------- which calls are recorded (core.audit.records)
+
+
+def test_the_decision_goes_by_what_a_route_is_declared_to_do() -> None:
+    from liftdesk.app import load_contexts
+    from liftdesk.core.audit import records
+    from liftdesk.core.registry import REGISTRY
+
+    load_contexts()
+    declared = REGISTRY.reading_routes()
+    reads = [
+        ("POST", "/api/blade-fics/showHide/find"),  # an action of kind read served with POST
+        ("POST", "/api/blade-fics-report/fics/carInfo/getCarLastGPSInfo"),
+        ("POST", "/api/blade-fics-report/fics/carInfo/v2/getElectronicFence"),  # a generated read (post_ops)
+        ("POST", "/api/blade-user/randomPassword"),  # kind action, declared reads=True: nothing saved
+        ("POST", "/api/blade-develop/code/gen-code"),  # an export
+        ("GET", "/api/blade-system/post/list"),
+    ]
+    writes = [
+        ("POST", "/api/blade-fics/showHide/options"),
+        ("POST", "/api/blade-system/post/submit"),
+        ("POST", "/api/blade-user/replacePassword"),
+        ("GET", "/api/blade-fics-report/fics/personnel/revertPassword/{id}"),  # a GET that changes a password
+        ("GET", "/api/blade-fics/fics/driverExpirationReminder/ignore/{id}"),
+        ("DELETE", "/api/blade-fics-report/fics/driver/deleteFacePhoto/{id}"),
+    ]
+    for method, route in reads + writes:
+        assert (method, route) in declared, f"{method} {route} is not a declared route"
+    for method, route in reads:
+        assert not records(method, route, route, declared), f"{method} {route} only reads"
+    for method, route in writes:
+        assert records(method, route, route, declared), f"{method} {route} changes something"
+    # routes the registry does not declare go by their method; some are never recorded
+    assert records("POST", "/api/blade-auth/oauth/logout", None, declared)
+    assert records("GET", "/api/blade-auth/oauth/logout", None, declared)
+    assert not records("GET", "/api/blade-auth/oauth/captcha", None, declared)
+    assert not records("POST", "/api/blade-auth/oauth/token", None, declared)
+    assert not records("POST", "/api/liftdesk/ingest", "/api/liftdesk/ingest", declared)
+    assert not records("POST", "/not-api/x", None, declared)
+
+
+async def test_a_read_served_with_post_writes_none(api: Api) -> None:
+    marker = api.unique("find")
+    found = await api.post("/api/blade-fics/showHide/find", json={"tableKey": marker})
+    assert found["code"] == 200, found
+    drawn = await api.post("/api/blade-user/randomPassword", params={"marker": marker})
+    assert drawn["code"] == 200, drawn
+    await writer_of(api).drain()
+    assert await api_logs(api, marker) == []
+
+
+async def test_a_mutating_post_writes_one_with_passwords_masked(api: Api) -> None:
+    marker = api.unique("opt")
+    saved = await api.post("/api/blade-fics/showHide/options", json={"tableKey": marker, "hidden": ["name"]})
+    assert saved["code"] == 200, saved
+    account = api.unique("rpl")
+    ids = await seed_ids(api)
+    made = await api.post(
+        "/api/blade-user/submit",
+        json={
+            "account": account,
+            "password": "Init-pass#1",
+            "name": "R",
+            "realName": "Replace",
+            "roleId": ids["driver"],
+            "deptId": ids["child_dept"],
+        },
+    )
+    assert made["code"] == 200, made
+    replaced = await api.post(
+        "/api/blade-user/replacePassword",
+        params={"marker": account},
+        json={"userIds": str(made["data"]["id"]), "password": "New-pass#123"},
+    )
+    assert replaced["code"] == 200, replaced
+    await writer_of(api).drain()
+    options = await api_logs(api, marker)
+    assert [(r.method, r.request_uri) for r in options] == [("POST", "/api/blade-fics/showHide/options")]
+    rows = [r for r in await api_logs(api, account) if r.request_uri == "/api/blade-user/replacePassword"]
+    assert len(rows) == 1, rows
+    params = json.loads(rows[0].params or "{}")
+    assert params["password"] == MASK and params["marker"] == account
+    assert "New-pass#123" not in (rows[0].params or "")

@@ -16,6 +16,10 @@ from liftdesk.system.models import Sms
 from tests.conftest import Api, password_chosen
 from tests.system.sms_servers import serve
 
+# The module's S3 / SMS servers run on localhost: internal addresses are allowed while it runs (test_egress.py proves
+# the default refuses them).
+pytestmark = pytest.mark.usefixtures("allow_private_endpoints")
+
 SMS = "/api/blade-resource/sms"
 SEND = f"{SMS}/endpoint/send-message"
 

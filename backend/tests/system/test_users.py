@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
 from openpyxl import Workbook, load_workbook
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from liftdesk.core.security import ADMINISTRATOR_ROLE_ID
+from liftdesk.core.transfer import INLINE_ROWS
 from liftdesk.system.models import User
 from tests.conftest import Api, Tenants, seed_ids
 
@@ -91,6 +93,56 @@ async def test_import_reports_the_bad_row_and_keeps_the_good_ones(api: Api) -> N
         )
     )["data"]
     assert english["failed"] == 1 and "Organisations" in english["errors"][0]["message"], english
+
+
+async def test_a_large_import_runs_in_the_background_through_the_same_rules(api: Api) -> None:
+    """More than INLINE_ROWS rows: the generic importer's background job, with the user rules (names to ids, the
+    bad row's reason, a new account's password to choose) and the progress call."""
+    n = await names(api)
+    prefix = api.unique("big")[:10]
+    rows: list[list[Any]] = [HEADER]
+    for i in range(INLINE_ROWS + 5):
+        role = "no such role" if i == 7 else n["role"]
+        rows.append([f"{prefix}{i:03d}", "Big", "周九", None, None, None, role, n["dept"], None])
+    answer = (await upload(api, xlsx(rows)))["data"]
+    assert answer["total"] == INLINE_ROWS + 5 and not answer["finished"], answer
+    report: dict[str, Any] = {}
+    for _ in range(600):
+        report = (await api.get(f"{USER}/import-user-progress", params={"jobId": answer["jobId"]}))["data"]
+        if report["finished"]:
+            break
+        await asyncio.sleep(0.1)
+    assert report["finished"] and report["created"] == INLINE_ROWS + 4 and report["failed"] == 1, report
+    [error] = report["errors"]
+    assert error["row"] == 9 and "no such role" in error["message"], error
+    assert (await stored(api, f"{prefix}000")).password_must_change == 1
+    assert (await stored(api, f"{prefix}{INLINE_ROWS + 4:03d}")).password_must_change == 1
+    # another user of the tenant does not read the report
+    other = await api.get(
+        f"{USER}/import-user-progress", params={"jobId": answer["jobId"]}, who=await _second_admin(api)
+    )
+    assert other["code"] == 400, other
+
+
+async def _second_admin(api: Api) -> str:
+    ids = await seed_ids(api)
+    account = api.unique("adm")
+    made = await api.post(
+        f"{USER}/submit",
+        json={
+            "account": account,
+            "password": account,
+            "name": "A",
+            "realName": "Admin",
+            "roleId": ids["role"],
+            "deptId": ids["dept"],
+        },
+    )
+    assert made["code"] == 200, made
+    async with api.db.sessionmaker() as s:
+        await s.execute(update(User).where(User.account == account).values(password_must_change=0))
+        await s.commit()
+    return account
 
 
 async def test_cover_existing(api: Api) -> None:

@@ -6619,7 +6619,7 @@ export interface paths {
          * Add users from an .xls / .xlsx file (multipart file; isCovered=1 updates users of the same account). Roles by name or alias, organisations and posts by name. A new account gets a random password nobody is told and must change it at first sign-in: hand passwords out with reset-password. Answers a report: created, updated, and the refused rows with their reasons (no passwords); more than 200 rows run in the background (import-user-progress)
          * @description Permission: the button user_add. Kind: import.
          */
-        post: operations["user-user_import_users"];
+        post: operations["user-user_import_user"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8628,8 +8628,8 @@ export interface components {
              */
             file: string;
         };
-        /** Body_user-user_import_users */
-        "Body_user-user_import_users": {
+        /** Body_user-user_import_user */
+        "Body_user-user_import_user": {
             /**
              * File
              * @description the file (multipart field 'file')
@@ -32927,7 +32927,7 @@ export interface operations {
             };
         };
     };
-    "user-user_import_users": {
+    "user-user_import_user": {
         parameters: {
             query?: {
                 /** @description 1: rows matching an existing key update it */
@@ -32939,7 +32939,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": components["schemas"]["Body_user-user_import_users"];
+                "multipart/form-data": components["schemas"]["Body_user-user_import_user"];
             };
         };
         responses: {

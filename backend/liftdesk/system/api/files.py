@@ -2,7 +2,8 @@
 
 - ``POST /api/blade-resource/oss/enable?id=`` (button ``oss_enable``): the configuration becomes the tenant's only
   enabled one, in one transaction (and the partial unique index ``ux_blade_oss_enabled`` holds it against two at
-  once); ``POST .../oss/test?id=`` (button ``oss_edit``): can its bucket be reached with its keys?
+  once); ``POST .../oss/test?id=`` (button ``oss_edit``): can its bucket be reached with its keys? (An endpoint
+  that leads to an internal address is refused, ``core.egress``.)
 - ``POST /api/blade-fics/file/upload`` (multipart ``file``; every signed-in user: the shell's upload helper): the file
   goes to the tenant's enabled store (else the local disk), checked by content and size (``files.check_upload``), and
   an attachment row is written; the answer is ``{link, domain, name, originalName, attachId}``.
@@ -70,11 +71,11 @@ async def enable_oss(ctx: crud.Ctx, query: OssIdQuery) -> dict[str, Any]:
     answer=bool,
     summary="Test a configuration: can its bucket be reached with its keys? (400 says why not)",
 )
-async def test_oss(ctx: crud.Ctx, query: OssIdQuery) -> bool:
+async def test_oss(ctx: crud.Ctx, query: OssIdQuery, request: Request) -> bool:
     row = await crud.get_scoped(ctx, query.id)
     assert isinstance(row, m.Oss)
     try:
-        await files.S3Store(files.S3Config.of(row)).check()
+        await files.store_of(_settings(request), ctx.scope.tenant_id, row).check()
     except files.StoreError as exc:
         raise ServiceError(t("oss_unreachable", field="endpoint", reason=str(exc))) from None
     return True

@@ -197,6 +197,7 @@ class RandomPassword(Schema):
     f"{USER}/randomPassword",
     permission=SIGNED_IN,
     answer=RandomPassword,
+    reads=True,
     summary="A random password that follows the password rule (nothing saved)",
 )
 async def new_random_password(ctx: crud.Ctx) -> RandomPassword:

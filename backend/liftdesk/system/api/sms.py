@@ -69,7 +69,7 @@ async def send_message(ctx: crud.Ctx, query: sms.SendMessageQuery, request: Requ
     settings: Settings = request.app.state.settings
     if config is None and settings.env == "production":
         raise ServiceError(t("sms_none_enabled"))
-    request_id = await sms.send(config, phones, params)
+    request_id = await sms.send(config, phones, params, allow_private=settings.allow_private_endpoints)
     return sms.SmsSent(
         sms_code=config.sms_code if config else "",
         category=config.category if config else 0,

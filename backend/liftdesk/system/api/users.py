@@ -9,38 +9,22 @@ to all: until its owner signs in, anybody could take such an account.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
-import uuid
-from collections.abc import Sequence
 from typing import Any
 
-from fastapi import UploadFile
-from fastapi.responses import Response
 from sqlalchemy import update
 
-from liftdesk.core import crud, transfer
+from liftdesk.core import crud
 from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.batch import selected
 from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import id_of
-from liftdesk.core.kv import KV
 from liftdesk.core.security import ADMINISTRATOR_ROLE_ID
 from liftdesk.core.transfer import (
-    MAX_FILE,
     Column,
-    CoverQuery,
-    ImportReport,
-    JobQuery,
-    RowError,
     declare_exporter,
-    import_progress,
-    read_table,
-    rows_of,
-    workbook,
-    xlsx_response,
+    declare_importer,
 )
 from liftdesk.system import auth
 from liftdesk.system import models as m
@@ -313,27 +297,45 @@ class _Lookup:
         return value
 
 
-async def _prepare(ctx: crud.Ctx, lookup: _Lookup, values: dict[str, Any]) -> dict[str, Any]:
-    """A spreadsheet row as ``submit`` takes it: names to ids, and a random password for a new account."""
-    out = {k: v for k, v in values.items() if k not in _NAMES}
-    for field, (target, _) in _NAMES.items():
-        if field in values:
-            out[camel(target)] = lookup.ids(field, values[field])
-    if "sex" in out:
-        out["sex"] = lookup.sex(out["sex"])
-    if "account" in out:
-        out["account"] = str(out["account"])
-    if "phone" in out:
-        out["phone"] = str(out["phone"])
-    account = out.get("account")
-    if account:
-        known = ctx.scope.select(m.User).with_only_columns(m.User.id).where(m.User.account == account)
-        if (await ctx.session.execute(known.limit(1))).first() is None:
-            for field in ("roleName", "deptName"):
-                if not out.get(camel(_NAMES[field][0])):
-                    raise ServiceError(t("field_required", field=_USER_COLUMNS[_NAMES[field][1]].header))
-            out["password"] = random_password()  # told to nobody: see the module's text
-    return out
+class _UserImport:
+    """The plan of a user import (``core.transfer.ImportPlan``): names to ids, and a new account's random password
+    (see the module's text), which must be changed at first sign-in."""
+
+    def __init__(self, lookup: _Lookup) -> None:
+        self.lookup = lookup
+
+    @classmethod
+    async def of(cls, ctx: crud.Ctx) -> _UserImport:
+        return cls(await _Lookup.load(ctx))
+
+    async def prepare(self, ctx: crud.Ctx, values: dict[str, Any]) -> dict[str, Any]:
+        """A spreadsheet row as ``submit`` takes it: names to ids, and a random password for a new account."""
+        out = {k: v for k, v in values.items() if k not in _NAMES}
+        for field, (target, _) in _NAMES.items():
+            if field in values:
+                out[camel(target)] = self.lookup.ids(field, values[field])
+        if "sex" in out:
+            out["sex"] = self.lookup.sex(out["sex"])
+        if "account" in out:
+            out["account"] = str(out["account"])
+        if "phone" in out:
+            out["phone"] = str(out["phone"])
+        account = out.get("account")
+        if account:
+            known = ctx.scope.select(m.User).with_only_columns(m.User.id).where(m.User.account == account)
+            if (await ctx.session.execute(known.limit(1))).first() is None:
+                for field in ("roleName", "deptName"):
+                    if not out.get(camel(_NAMES[field][0])):
+                        raise ServiceError(t("field_required", field=_USER_COLUMNS[_NAMES[field][1]].header))
+                out["password"] = random_password()  # told to nobody: see the module's text
+        return out
+
+    async def saved(self, ctx: crud.Ctx, row: dict[str, Any], created: bool) -> None:
+        """A new account of this import chooses its own password at first sign-in (in the row's transaction)."""
+        if not created:
+            return
+        stmt = update(m.User).where(*ctx.scope.where(m.User, data=False), m.User.id == int(row["id"]))
+        await ctx.session.execute(stmt.values(password_must_change=1))
 
 
 def camel(field: str) -> str:
@@ -341,109 +343,20 @@ def camel(field: str) -> str:
     return head + "".join(p.title() for p in rest)
 
 
-async def _must_change(ctx: crud.Ctx, accounts: Sequence[str], since: Any) -> None:
-    """New accounts of this import choose their own password at first sign-in."""
-    if not accounts:
-        return
-    stmt = update(m.User).where(
-        *ctx.scope.where(m.User, data=False), m.User.account.in_(accounts), m.User.create_time >= since
-    )
-    await ctx.session.execute(stmt.values(password_must_change=1))
-    await ctx.session.commit()
-
-
-async def _run(
-    ctx: crud.Ctx, rows: list[tuple[int, dict[str, Any]]], covered: bool, report: ImportReport, kv: KV | None
-) -> None:
-    from liftdesk.core.db import utcnow
-
-    since = utcnow().replace(microsecond=0)
-    lookup = await _Lookup.load(ctx)
-    ready: list[tuple[int, dict[str, Any]]] = []
-    new: list[str] = []
-    for number, values in rows:
-        try:
-            prepared = await _prepare(ctx, lookup, values)
-        except ServiceError as exc:
-            report.errors.append(RowError(row=number, message=exc.msg))
-            report.done += 1
-            continue
-        if "password" in prepared:
-            new.append(prepared["account"])
-        ready.append((number, prepared))
-    report.failed = len(report.errors)
-    await transfer.import_rows(ctx, ("account",), ready, covered, report, kv)
-    report.errors.sort(key=lambda e: e.row)
-    await _must_change(ctx, new, since)
-    if kv is not None:
-        await transfer._store(kv, ctx, report)
-
-
-@res.USER.action(
-    "POST",
+declare_importer(
+    res.USER,
     f"{USER}/import-user",
+    f"{USER}/export-template",
+    f"{USER}/import-user-progress",
+    _USER_COLUMNS,
+    key=("account",),
+    filename="users",
     summary="Add users from an .xls / .xlsx file (multipart file; isCovered=1 updates users of the same account). "
     "Roles by name or alias, organisations and posts by name. A new account gets a random password nobody is "
     "told and must change it at first sign-in: hand passwords out with reset-password. Answers a report: created, "
     "updated, and the refused rows with their reasons (no passwords); more than 200 rows run in the background "
     "(import-user-progress)",
-    kind="import",
-    permission="add",
-    query=CoverQuery,
-    answer=ImportReport,
-    openapi=transfer.UPLOAD_DOCUMENT,
+    plan_of=_UserImport.of,
+    template_summary="The user import's template (its header row)",
+    progress_summary="Progress and report of a large user import (jobId from import-user's answer)",
 )
-async def import_users(ctx: crud.Ctx, query: CoverQuery, upload: UploadFile, state: Any) -> ImportReport:
-    data = await upload.read(MAX_FILE + 1)
-    if len(data) > MAX_FILE:
-        raise ServiceError(t("body_too_large", limit=MAX_FILE // 1024))
-    rows = rows_of(_USER_COLUMNS, read_table(upload.filename or "", data))
-    report = ImportReport(job_id=uuid.uuid4().hex, total=len(rows))
-    covered = bool(query.is_covered)
-    if len(rows) <= transfer.INLINE_ROWS:
-        await _run(ctx, rows, covered, report, None)
-        return report
-    db = state.db
-    await transfer._store(KV(ctx.session), ctx, report)
-
-    async def run() -> None:
-        async with db.sessionmaker() as session:
-            job = await type(ctx).build(session, ctx.principal, ctx.resource, {"tenantId": ctx.scope.tenant_id})
-            kv = KV(session)
-            try:
-                await _run(job, rows, covered, report, kv)
-            except Exception as exc:  # the report says so; the log has the trace
-                logging.getLogger("liftdesk").exception("user import %s failed", report.job_id)
-                await session.rollback()
-                report.errors.append(RowError(row=0, message=str(exc)[:200]))
-                report.finished = True
-                await transfer._store(kv, job, report)
-
-    task = asyncio.get_running_loop().create_task(run())
-    transfer._TASKS.add(task)
-    task.add_done_callback(transfer._TASKS.discard)
-    return report
-
-
-@res.USER.action(
-    "GET",
-    f"{USER}/export-template",
-    summary="The user import's template (its header row)",
-    kind="export",
-    raw=True,
-)
-async def import_template_user(ctx: crud.Ctx) -> Response:
-    return xlsx_response(workbook(_USER_COLUMNS, []), "users-template")
-
-
-@res.USER.action(
-    "GET",
-    f"{USER}/import-user-progress",
-    summary="Progress and report of a large user import (jobId from import-user's answer)",
-    kind="read",
-    permission="add",
-    query=JobQuery,
-    answer=ImportReport,
-)
-async def import_progress_user(ctx: crud.Ctx, query: JobQuery) -> ImportReport:
-    return await import_progress(ctx, query.job_id)
