@@ -102,6 +102,8 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "sms_failed": (400, "/send-message", "the provider refused the message or cannot be reached"),
     "sms_params": (400, "/send-message", "params is no JSON object of texts (what a JSON text holds, no schema says)"),
     "sms_enable_race": (400, "/sms/enable", "another configuration was enabled at the same moment"),
+    "sms_too_frequent": (400, "/send-validate", "a code was sent to the number less than a minute ago"),
+    "sms_hour_limit": (400, "/send-validate", "five codes were sent to the number in the last hour"),
     # code generation (system/codegen): what exists, and rules across a record's fields
     "codegen_table_exists": (400, "/code/submit", "a table of that name exists (rows of the database)"),
     "codegen_package_taken": (400, "/code/submit", "a resource of that name is registered (the server's code)"),
