@@ -106,6 +106,8 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "endpoint_internal": (400, "", "a saved endpoint leads to an internal address (what its name resolves to now)"),
     "endpoint_unresolved": (400, "", "a saved endpoint's name does not resolve now (DNS, not the request's form)"),
     "endpoint_scheme": (400, "", "a saved endpoint is no usable http(s) address (rows that exist)"),
+    "sms_too_frequent": (400, "/send-validate", "a code was sent to the number less than a minute ago"),
+    "sms_hour_limit": (400, "/send-validate", "five codes were sent to the number in the last hour"),
     # code generation (system/codegen): what exists, and rules across a record's fields
     "codegen_table_exists": (400, "/code/submit", "a table of that name exists (rows of the database)"),
     "codegen_package_taken": (400, "/code/submit", "a resource of that name is registered (the server's code)"),

@@ -31,7 +31,7 @@ describe('sign-in', () => {
     assert.match(await page.title(), /登录/);
     await page.screenshot({ path: shot('login') });
     await page.getByRole('tab', { name: '手机号登录' }).click();
-    await page.getByText('手机号登录尚未配置').waitFor();
+    await page.getByRole('button', { name: /获取验证码/ }).waitFor();
     await page.getByRole('tab', { name: '账号密码' }).click();
   });
 

@@ -255,3 +255,15 @@ async def lock_rows(session: AsyncSession, model: Any, ids: Any) -> None:
         await session.execute(select(model.id).where(model.id.in_(wanted)).order_by(model.id).with_for_update())
     else:
         await session.execute(text(f'UPDATE "{model.__tablename__}" SET id = id WHERE 0 = 1'))
+
+
+async def lock_key(session: AsyncSession, key: str) -> None:
+    """Hold a lock named ``key`` until the transaction ends, for a count-then-write on something that is not a row
+    yet (the codes sent to one phone number): parallel transactions on the same key run one after the other.
+
+    PostgreSQL: a transaction advisory lock on the key's hash (a collision only makes two keys wait for each other).
+    SQLite: the file's write lock, taken as :func:`lock_rows` takes it."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
+    else:
+        await session.execute(text('UPDATE "blade_kv" SET "key" = "key" WHERE 0 = 1'))

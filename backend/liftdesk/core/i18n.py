@@ -206,6 +206,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No SMS configuration is enabled; enable one in the SMS configurations first",
     ),
     "sms_failed": ("{field}: 短信发送失败: {reason}", "{field}: the message was not sent: {reason}"),
+    # phone sign-in (system/phone.py)
+    "sms_validate_sent": (
+        "若该手机号已绑定账号, 验证码已发送, 5分钟内有效",
+        "If the number belongs to an account, a code was sent; it is valid for 5 minutes",
+    ),
+    "sms_too_frequent": (
+        "{field}: 验证码发送过于频繁, 请 {seconds} 秒后再试",
+        "{field}: one code a minute per number; try again in {seconds} s",
+    ),
+    "sms_hour_limit": (
+        "{field}: 每个手机号一小时内最多获取 {limit} 次验证码, 请稍后再试",
+        "{field}: at most {limit} codes an hour per number; try again later",
+    ),
+    "sms_code_format": ("{field}: 验证码为6位数字", "{field}: the code is 6 digits"),
+    "sms_code_expired": (
+        "{field}: 验证码已失效, 请重新获取",
+        "{field}: the code has expired or was already used; ask for a new one",
+    ),
+    "sms_code_wrong": (
+        "{field}: 验证码不正确, 还可尝试 {left} 次",
+        "{field}: the code is wrong ({left} tries left)",
+    ),
+    "sms_phone_unknown": ("{field}: 该手机号未绑定账号", "{field}: no account has this mobile number"),
+    "sms_phone_ambiguous": (
+        "{field}: 该手机号绑定了多个账号, 请使用账号密码登录",
+        "{field}: several accounts have this mobile number; sign in with an account and password",
+    ),
     "sms_params": (
         '{field} 须为 JSON 对象, 值为文字或数字, 如 {{"code": "1234"}}',
         '{field} must be a JSON object of texts or numbers, e.g. {{"code": "1234"}}',

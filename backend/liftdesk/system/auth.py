@@ -37,7 +37,7 @@ from liftdesk.system.service import param_value
 
 LOCK_WINDOW = timedelta(minutes=30)
 CAPTCHA_TTL = timedelta(minutes=30)
-GRANTS = ("password", "captcha", "refresh_token", "social")
+GRANTS = ("password", "captcha", "refresh_token", "social", "sms_code")
 
 
 #: Failures of one account before a captcha is required with every further attempt (from any address).
@@ -99,7 +99,7 @@ async def check_captcha(session: AsyncSession, key: str | None, code: str | None
         raise OAuthError(t("captcha_wrong"))
 
 
-async def _tenant(session: AsyncSession, tenant_id: str) -> m.Tenant:
+async def tenant_of(session: AsyncSession, tenant_id: str) -> m.Tenant:
     tenant = (
         await session.execute(select(m.Tenant).where(m.Tenant.tenant_id == tenant_id, m.Tenant.is_deleted == 0))
     ).scalar_one_or_none()
@@ -125,13 +125,13 @@ async def password_grant(
     address; after ``CAPTCHA_AFTER`` failures of the account (from anywhere) every further attempt needs a
     captcha. An attempt is counted atomically *before* the password is checked (``KV.incr`` is one statement) and
     that count is committed first, so parallel guesses cannot run past the limit: each sees its own number."""
-    tenant = await _tenant(session, tenant_id)
+    tenant = await tenant_of(session, tenant_id)
     if len(account) > ACCOUNT_MAX:
         # No account is that long (and its failure key would not fit the store): the answer of any unknown account.
         raise OAuthError(t("bad_credentials"))
     kv = KV(session)
-    limit = max(1, _int(await param_value(session, "account.failCount", "5"), 5))
-    account_failures = _int(await kv.get(fail_key(tenant.tenant_id, account)), 0)
+    limit = max(1, int_or(await param_value(session, "account.failCount", "5"), 5))
+    account_failures = int_or(await kv.get(fail_key(tenant.tenant_id, account)), 0)
     if account_failures >= CAPTCHA_AFTER and not captcha_checked:
         raise OAuthError(t("captcha_required"), "captcha_required")
     lock = fail_key(tenant.tenant_id, account, address or "-")
@@ -158,7 +158,7 @@ async def password_grant(
     return answer
 
 
-def _int(text: str | None, default: int) -> int:
+def int_or(text: str | None, default: int) -> int:
     try:
         return int(text) if text else default
     except ValueError:
@@ -175,7 +175,7 @@ async def refresh_grant(session: AsyncSession, client: m.Client, refresh_token: 
     user = await session.get(m.User, user_id)
     if user is None or user.is_deleted or user.status != 1 or await revoked_for_user(kv, claims):
         raise OAuthError(t("refresh_invalid"), "invalid_grant", 401)
-    tenant = await _tenant(session, user.tenant_id)
+    tenant = await tenant_of(session, user.tenant_id)
     # Rotate: the old refresh token is spent. The claim is one atomic statement, so of parallel uses of the same
     # refresh token exactly one gets a new pair.
     remaining = max(1, int(claims.get("exp", 0)) - int(time.time()))

@@ -365,6 +365,22 @@ class Sms(BaseEntity, TenantMixin, Base):
     remark: Mapped[str | None] = mapped_column(String(255))
 
 
+class SmsValidate(IdMixin, TenantMixin, Base):
+    """A sign-in code sent by SMS (``sms/endpoint/send-validate``, ``system/phone.py``): only its HMAC is kept, with
+    its expiry, the wrong tries against it and whether it was used. A row is written for every accepted request,
+    whether or not a user has the number (the rate limits count rows per number, and must not tell the two apart)."""
+
+    __tablename__ = "blade_sms_validate"
+    __table_args__ = (Index("ix_blade_sms_validate_phone_time", "phone", "create_time"),)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    phone: Mapped[str] = mapped_column(String(20))
+    code_hash: Mapped[str] = mapped_column(String(64))
+    attempts: Mapped[int] = mapped_column(default=0)
+    used: Mapped[int] = mapped_column(default=0)
+    create_time: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    expire_time: Mapped[datetime] = mapped_column()
+
+
 class Attach(BaseEntity, TenantMixin, Base):
     """BladeX's ``blade_attach``: one uploaded file. ``name`` is its key in the store that holds it (``oss_id``, or the
     local disk when null); ``link`` the address it is read at (with a token of the tenant)."""

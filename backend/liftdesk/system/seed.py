@@ -477,7 +477,7 @@ async def seed(session: AsyncSession) -> bool:
                 client_id=cid,
                 client_secret=secret,
                 scope="all",
-                authorized_grant_types="refresh_token,password,authorization_code,captcha,social",
+                authorized_grant_types="refresh_token,password,authorization_code,captcha,social,sms_code",
                 access_token_validity=3600,
                 refresh_token_validity=604800,
             )

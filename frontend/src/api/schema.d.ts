@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in (password, captcha) or refresh; raw OAuth2 answer
-         * @description Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and Captcha-Code headers. The client authenticates with Authorization: Basic.
+         * @description Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and Captcha-Code headers; grant_type sms_code with tenantId, phone, key (the id send-validate answered) and code. The client authenticates with Authorization: Basic.
          */
         post: operations["auth-token"];
         delete?: never;
@@ -4756,6 +4756,23 @@ export interface paths {
          * @description Permission: the button sms_send. Kind: action.
          */
         post: operations["sms-sms_send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-resource/sms/endpoint/send-validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Phone sign-in: a 6-digit code by SMS to the number (valid 5 minutes; one a minute and five an hour per number); the same answer whether or not an account has the number */
+        post: operations["auth-send_validate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -16945,6 +16962,25 @@ export interface components {
              */
             success: boolean;
         };
+        /** R[SendValidateOut] */
+        R_SendValidateOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["SendValidateOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
         /** R[ShowHideOut] */
         R_ShowHideOut_: {
             /**
@@ -18961,6 +18997,16 @@ export interface components {
             carIds: unknown;
         } | {
             carId: string;
+        };
+        /**
+         * SendValidateOut
+         * @description The key to send back with the code (``key`` of the ``sms_code`` grant), and the number it was sent to.
+         */
+        SendValidateOut: {
+            /** Id */
+            id: string;
+            /** Phone */
+            phone: string;
         };
         /** ShowHideFind */
         ShowHideFind: {
@@ -29906,6 +29952,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_SmsSent_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "auth-send_validate": {
+        parameters: {
+            query: {
+                /** @description an 11-digit mobile number */
+                phone: string;
+                /** @description default 000000 */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_SendValidateOut_"];
                 };
             };
             /** @description Validation Error */

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, BackgroundTasks, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 from sqlalchemy import select
@@ -24,12 +24,13 @@ from liftdesk.core.envelope import Forbidden, OAuthError, R, ServiceError, ok
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import NOT_BLANK, Schema
 from liftdesk.core.security import token_from_request
-from liftdesk.system import auth
+from liftdesk.system import auth, phone
 from liftdesk.system import models as m
 
 router = APIRouter()
 OAUTH = "/api/blade-auth/oauth"
 SYS = "/api/blade-system"
+SEND_VALIDATE = "/api/blade-resource/sms/endpoint/send-validate"
 
 #: (method, path) of every route this module serves: the API's calls that need no token.
 PUBLIC: frozenset[tuple[str, str]] = frozenset(
@@ -40,6 +41,7 @@ PUBLIC: frozenset[tuple[str, str]] = frozenset(
         ("GET", f"{SYS}/tenant/info"),
         ("POST", "/api/blade-user/register-guest"),
         ("GET", "/api/health"),
+        ("POST", SEND_VALIDATE),
     }
 )
 
@@ -53,7 +55,8 @@ _TEXT = {"type": "string", "pattern": NOT_BLANK, "maxLength": 255}  # stripped, 
 TOKEN_DOCUMENT: dict[str, object] = {
     "description": "Form (or query) fields: grant_type password (default) with tenantId, username and password (md5 "
     "hex); grant_type refresh_token with refresh_token; grant_type captcha as password, with the Captcha-Key and "
-    "Captcha-Code headers. The client authenticates with Authorization: Basic.",
+    "Captcha-Code headers; grant_type sms_code with tenantId, phone, key (the id send-validate answered) and code. "
+    "The client authenticates with Authorization: Basic.",
     "requestBody": {
         "required": True,
         "content": {
@@ -93,6 +96,10 @@ async def token(request: Request, session: SessionDep) -> JSONResponse:
         return JSONResponse(await auth.refresh_grant(session, client, params.get("refresh_token", "")))
     if grant == "social":
         raise OAuthError(t("social_not_configured"), "unsupported_grant_type")
+    if grant == "sms_code":
+        params.setdefault("tenantId", request.headers.get("tenant-id") or "000000")
+        address = request.client.host if request.client else ""
+        return JSONResponse(await phone.sms_code_grant(session, client, params, address))
     captcha_checked = False
     if grant == "captcha" or request.headers.get("captcha-key"):
         await auth.check_captcha(session, request.headers.get("captcha-key"), request.headers.get("captcha-code"))
@@ -124,6 +131,43 @@ async def logout(request: Request, session: SessionDep) -> dict[str, str]:
         if jti and bus is not None:  # the live sockets opened with this token close in every process
             await bus.publish(AUTH_REVOKED, {"jti": jti})
     return {"success": "true", "msg": "success"}
+
+
+MOBILE_PATTERN = r"^1[3-9][0-9]{9}$"
+TENANT = r"^[0-9]{6}$"
+
+
+@router.post(
+    SEND_VALIDATE,
+    tags=["auth"],
+    summary="Phone sign-in: a 6-digit code by SMS to the number (valid 5 minutes; one a minute and five an hour per "
+    "number); the same answer whether or not an account has the number",
+)
+async def send_validate(
+    request: Request,
+    session: SessionDep,
+    background: BackgroundTasks,
+    phone_number: Annotated[
+        str,
+        Query(
+            alias="phone",
+            max_length=20,
+            description="an 11-digit mobile number",
+            json_schema_extra={"pattern": MOBILE_PATTERN},
+        ),
+    ],
+    tenant_id: Annotated[
+        str, Query(alias="tenantId", max_length=12, description="default 000000", json_schema_extra={"pattern": TENANT})
+    ] = "000000",
+) -> R[phone.SendValidateOut]:
+    from liftdesk.system.api.users import check_mobile
+
+    number = check_mobile(phone_number)
+    production = request.app.state.settings.env == "production"
+    answer, outgoing = await phone.send_validate(session, tenant_id.strip() or "000000", number, production)
+    if outgoing is not None:
+        background.add_task(outgoing.send)
+    return ok(answer, t("sms_validate_sent"))
 
 
 class TenantInfo(Schema):

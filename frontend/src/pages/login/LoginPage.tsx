@@ -3,7 +3,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input, Space, Tabs, Typography } from 'antd';
 import {
   LockOutlined,
-  MobileOutlined,
   SafetyOutlined,
   TeamOutlined,
   UserOutlined,
@@ -23,6 +22,7 @@ import { saveLanguage } from '../../i18n';
 import { Logo } from '../../components/Logo';
 
 const TenantChooser = lazy(() => import('./TenantChooser'));
+const PhoneTab = lazy(() => import('./PhoneTab'));
 
 interface AccountForm {
   tenantId: string;
@@ -149,30 +149,6 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
   );
 }
 
-function PhoneTab() {
-  const { t } = useTranslation();
-  return (
-    <Form size="large" disabled>
-      <Alert type="info" showIcon title={t('login.phoneNotConfigured')} style={{ marginBottom: 16 }} />
-      <Form.Item>
-        <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} />
-      </Form.Item>
-      <Form.Item>
-        <Input prefix={<MobileOutlined />} placeholder={t('login.phone')} />
-      </Form.Item>
-      <Form.Item>
-        <Space.Compact block>
-          <Input prefix={<SafetyOutlined />} placeholder={t('login.smsCode')} />
-          <Button>{t('login.sendCode')}</Button>
-        </Space.Compact>
-      </Form.Item>
-      <Button type="primary" block>
-        {t('login.submit')}
-      </Button>
-    </Form>
-  );
-}
-
 function SocialTab() {
   const { t } = useTranslation();
   return (
@@ -264,7 +240,15 @@ export default function LoginPage() {
             defaultActiveKey="account"
             items={[
               { key: 'account', label: t('login.tabAccount'), children: <AccountTab onSuccess={onSuccess} /> },
-              { key: 'phone', label: t('login.tabPhone'), children: <PhoneTab /> },
+              {
+                key: 'phone',
+                label: t('login.tabPhone'),
+                children: (
+                  <Suspense fallback={null}>
+                    <PhoneTab onSignedIn={finish} />
+                  </Suspense>
+                ),
+              },
               { key: 'social', label: t('login.tabSocial'), children: <SocialTab /> },
             ]}
           />
