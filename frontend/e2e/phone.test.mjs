@@ -33,7 +33,7 @@ before(async () => {
     });
   });
   await new Promise((resolve) => provider.listen(0, '127.0.0.1', resolve));
-  backend = await startBackend({ name: 'phone' });
+  backend = await startBackend({ name: 'phone', privateEndpoints: true }); // the provider stand-in is on 127.0.0.1
   const token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
   const made = await api(backend.base, `${SMS}/submit`, {
     token,

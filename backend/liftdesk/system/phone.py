@@ -71,7 +71,13 @@ class Outgoing:
 
     async def send(self) -> None:
         try:
-            await sms.send(self.config, [self.phone], {CODE_PARAM: self.code}, template="sms-validate")
+            await sms.send(
+                self.config,
+                [self.phone],
+                {CODE_PARAM: self.code},
+                allow_private=get_settings().allow_private_endpoints,
+                template="sms-validate",
+            )
         except ServiceError as exc:
             log.error("sign-in code to %s not sent: %s", self.phone, exc)
 
