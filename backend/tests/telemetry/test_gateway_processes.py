@@ -7,7 +7,9 @@ one database, one Redis, real sockets.
   recorded.
 * A terminal with a queued command that reconnects to the other process gets it there. Which process takes a
   connection is a hash of its addresses and ports, so a connection from the local port another terminal used on
-  the other process lands there (the earlier connection reset, so the port is free at once).
+  the other process lands there (the earlier connection reset, so the port is free at once). The terminals connect
+  from a loopback address of this test's own (127.x.y.z), where no other connection of the machine takes that port
+  meanwhile.
 * A terminal that connects to another process while its old connection is still open: the old one is closed by
   its process, which leaves the terminal online (the other process holds it now).
 
@@ -51,6 +53,8 @@ from liftdesk.telemetry.models import Command
 from liftdesk.telemetry.models import Terminal as TerminalRow
 
 TERMINALS = 16  # all of them on one of two processes: 2 chances in 65,536
+#: The terminals' own source address (the loopback network is 127.0.0.0/8).
+SOURCE = "127.{}.{}.{}".format(*(2 + b % 250 for b in uuid.uuid4().bytes[:3]))
 #: Bound of the start-up of three processes (the supervisor's two and the API's) on a loaded 2-core machine.
 START_WAIT = 120.0
 
@@ -130,7 +134,8 @@ async def test_terminals_spread_over_two_gateway_processes_and_commands_follow_t
         for device in devices:
             car = {"carNo": f"M-{device[-6:]}", "deviceNumber": device}
             cars[device] = (await http.post(f"{F}/carInfo/insertCarInfo", json=car)).json()["data"]["id"]
-            client = await Jt808Client("127.0.0.1", port, terminal_number(device, Jt808Version.V2013)).connect()
+            client = Jt808Client("127.0.0.1", port, terminal_number(device, Jt808Version.V2013))
+            await client.connect((SOURCE, 0))
             clients[device] = client
             reply = await client.register(registration(plate=f"M{device[-5:]}"))
             assert reply.auth_code and await client.authenticate(reply.auth_code) == 0
@@ -168,7 +173,8 @@ async def test_terminals_spread_over_two_gateway_processes_and_commands_follow_t
         r = await speed_limit(http, cars[moving], 11)
         queued = r["data"][0]
         assert queued["status"] == "pending", queued
-        back = await Jt808Client("127.0.0.1", port, terminal_number(moving, Jt808Version.V2013)).connect(port_b)
+        number = terminal_number(moving, Jt808Version.V2013)
+        back = await Jt808Client("127.0.0.1", port, number).connect((SOURCE, port_b))
         clients[moving] = back
         assert await back.authenticate(codes[moving]) == 0
         await obey(http, Terminal(back), queued["id"], procs, 11)
@@ -176,7 +182,7 @@ async def test_terminals_spread_over_two_gateway_processes_and_commands_follow_t
 
         # 3. it connects to process A again while its connection to B is still open: B closes that one and leaves
         # the terminal online (A holds it); a command goes to the new connection
-        again = await Jt808Client("127.0.0.1", port, terminal_number(moving, Jt808Version.V2013)).connect(port_a)
+        again = await Jt808Client("127.0.0.1", port, number).connect((SOURCE, port_a))
         assert await again.authenticate(codes[moving]) == 0
         clients[f"{moving}-again"] = again
 

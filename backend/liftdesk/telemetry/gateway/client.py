@@ -60,9 +60,8 @@ class Jt808Client:
         self._task: asyncio.Task[None] | None = None
         self._waiting: dict[tuple[int, int], asyncio.Future[Reply]] = {}
 
-    async def connect(self, local_port: int = 0) -> Jt808Client:
-        """Open the connection, from ``local_port`` when given (the kernel picks one otherwise)."""
-        local = (self.host, local_port) if local_port else None
+    async def connect(self, local: tuple[str, int] | None = None) -> Jt808Client:
+        """Open the connection, from the ``local`` address and port when given (port 0: the kernel picks one)."""
         self._reader, self._writer = await asyncio.open_connection(self.host, self.port, local_addr=local)
         self.closed.clear()
         self._task = asyncio.create_task(self._read())
