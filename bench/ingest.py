@@ -7,9 +7,12 @@ Both numbers are measured in the same run on the same database server:
   * end to end: T terminals over real TCP sockets → frame decode → pipeline stages → batched durable write →
     acknowledgement (each terminal keeps a window of unacknowledged positions in flight, as real terminals with
     blind-zone buffers do).
-It prints the ratio end-to-end / raw against the aim of 0.5, then how many connections the gateway held open at
-once and its memory per connection (resident set size of a separate gateway process). The headroom line divides
-the end-to-end rate by the load the storage is sized for (issue 3: a year of 10,000 vehicles every 10 s).
+It prints the ratio end-to-end / raw against the aim of 0.5 - for the gateway in this process, then for
+``liftdesk gateway --processes 1`` and ``--processes N`` (N = cores, or ``--processes``: several processes on one port,
+joined at the database and Redis, ``LIFTDESK_REDIS_URL``, default the local one) - then how many connections the
+gateway held open at once and its memory per connection (resident set size of a separate gateway process). The
+headroom line divides the end-to-end rate by the load the storage is sized for (issue 3: a year of 10,000 vehicles
+every 10 s).
 """
 
 from __future__ import annotations
@@ -120,6 +123,7 @@ async def raw_copy(url: str, terminals: int, per: int) -> float:
                 k * 0.01,
                 None,
                 None,
+                None,  # driver_id (migration 0019)
             )
             for i in range(terminals)
             for k in range(per)
@@ -173,6 +177,96 @@ async def main():
     print(time.perf_counter() - start, bad, flush=True)
 asyncio.run(main())
 """
+
+
+async def run_load(port: int, terminals: int, per: int, window: int) -> float:
+    """The terminals in a separate process: register, authenticate, then send; seconds the sending took."""
+    script = LOAD_CHILD.format(bench=str(HERE), terminals=terminals, port=port, per=per, window=window)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    assert child.stdout is not None and child.stdin is not None
+    assert (await child.stdout.readline()).strip() == b"ready"
+    child.stdin.write(b"go\n")
+    await child.stdin.drain()
+    elapsed_s, bad = (await child.stdout.readline()).split()
+    await child.wait()
+    assert int(bad) == 0, f"{bad} positions were refused"
+    return float(elapsed_s)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def gateway_processes(url: str, terminals: int, per: int, window: int, processes: int) -> float:
+    """Positions per second through ``liftdesk gateway --processes N`` (on its own Redis channel prefix): the
+    positions and live states of the earlier run are deleted first, and every terminal counts as asked for its
+    attributes today (the gateway would send it 0x8107, which the lean load generator would take for an
+    acknowledgement)."""
+    from liftdesk.core.db import utcnow
+    from liftdesk.core.ids import next_id
+    from liftdesk.telemetry.models import Command
+
+    db = Database(url=url)
+    async with db.sessionmaker() as s:
+        await s.execute(text("TRUNCATE fics_position, fics_car_state"))  # a re-sent latest position is not stored
+        s.add_all(
+            Command(
+                id=next_id(),
+                tenant_id="000000",
+                device_number=device(i),
+                msg_id=0x8107,
+                name="query_attributes",
+                payload="{}",
+                status="acknowledged",
+                attempts=1,
+                create_time=utcnow(),
+            )
+            for i in range(terminals)
+        )
+        await s.commit()
+    port = free_port()
+    env = {
+        **os.environ,
+        "LIFTDESK_DATABASE_URL": url,
+        "LIFTDESK_REDIS_URL": os.environ.get("LIFTDESK_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "LIFTDESK_REDIS_PREFIX": f"liftdesk-bench-{uuid.uuid4().hex[:8]}:",
+        "LIFTDESK_GATEWAY_PORT": str(port),
+        "LIFTDESK_GATEWAY_HOST": "127.0.0.1",
+        "LIFTDESK_ENV": "test",
+    }
+    env.pop("LIFTDESK_MQTT_URL", None)
+    log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-gateway-{port}.log"
+    with log.open("wb") as out:
+        gateway = subprocess.Popen(  # noqa: ASYNC220 - the measured gateway runs in its own processes
+            [sys.executable, "-m", "liftdesk.cli", "gateway", "--processes", str(processes)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        for _ in range(1200):  # every process listening (at most 2 minutes on a loaded machine)
+            if log.read_text(errors="replace").count("JT/T 808 gateway listening") >= processes:
+                break
+            assert gateway.poll() is None, log.read_text(errors="replace")[-3000:]
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"the gateway processes did not start:\n{log.read_text(errors='replace')[-3000:]}")
+        elapsed = await run_load(port, terminals, per, window)
+        async with db.sessionmaker() as s:
+            stored = int((await s.execute(text("SELECT count(*) FROM fics_position"))).scalar_one())
+        assert stored == terminals * per, f"stored {stored} of {terminals * per}"
+        return terminals * per / elapsed
+    finally:
+        gateway.terminate()
+        gateway.wait(60)
+        log.unlink(missing_ok=True)
+        await db.dispose()
 
 
 async def end_to_end(url: str, terminals: int, per: int, window: int) -> tuple[float, int]:
@@ -288,6 +382,7 @@ async def main() -> None:
     ap.add_argument("--terminals", type=int, default=100)
     ap.add_argument("--window", type=int, default=32)
     ap.add_argument("--connections", type=int, default=2000)
+    ap.add_argument("--processes", type=int, default=os.cpu_count() or 1, help="gateway processes (default: cores)")
     args = ap.parse_args()
     per = max(1, args.positions // args.terminals)
     url, name = await fresh_database()
@@ -308,6 +403,12 @@ async def main() -> None:
             f"headroom over the sizing load:      {e2e / SIZING_LOAD:12.1f} x   "
             f"({SIZING_LOAD:,} positions/s: 10,000 vehicles reporting every 10 s)"
         )
+        for n in dict.fromkeys((1, args.processes)):  # liftdesk gateway --processes n, against the same raw COPY
+            rate = await gateway_processes(url, args.terminals, per, args.window, n)
+            print(
+                f"liftdesk gateway --processes {n:<3d}   {rate:12,.0f} positions/s, ratio {rate / raw:.3f} "
+                f"(aim {AIM}: {'met' if rate / raw >= AIM else 'not met'})"
+            )
         held, per_conn = await connections(url, args.connections)
         print(f"connections held open at once:      {held:12,d} (registered and authenticated)")
         print(f"gateway memory per connection:      {per_conn:12.1f} KiB (resident set, separate process)")

@@ -169,12 +169,14 @@ ROLES = ("all", "api", "gateway", "worker")
 class Runtime:
     """Starts and stops the long-running parts of a server process, in order, as its role asks."""
 
-    def __init__(self, app: FastAPI, settings: Settings, role: str = "all") -> None:
+    def __init__(self, app: FastAPI, settings: Settings, role: str = "all", member: int | None = None) -> None:
         if role not in ROLES:
             raise ValueError(f"role: {role!r} is not one of {', '.join(ROLES)}")
         self.app = app
         self.settings = settings
         self.role = role
+        #: One of several gateway processes on one port (``liftdesk gateway --processes N``): its index.
+        self.member = member
         self.started: list[object] = []
 
     @property
@@ -211,7 +213,8 @@ class Runtime:
         if self.serves_http or self.holds_terminals:
             # Only the process holding the terminals' connections sends commands, so only it may take back what a
             # previous one left in flight (``recover``) and sweep the queue; an API process creates and waits.
-            await state.commands.start(recover=self.holds_terminals)
+            # Several gateway processes: their supervisor recovered before starting them; each sweeps.
+            await state.commands.start(recover=self.holds_terminals and self.member is None, sweep=self.holds_terminals)
             self.started.insert(0, state.commands)
         if self.holds_terminals:
             await self._start_terminals()
@@ -234,6 +237,7 @@ class Runtime:
                 idle_timeout_s=cfg.gateway_idle_timeout_s,
                 vendor_extension_makers=cfg.vendor_extension_makers,
                 attributes_max_age_s=DAY_S,  # ask each terminal what it is (0x8107) at most once a day
+                reuse_port=self.member is not None,  # the port is shared with the sibling gateway processes
             )
             gateway.follow(state.bus)  # a deleted or renumbered vehicle's terminal is disconnected at once
             await gateway.start()
@@ -241,7 +245,7 @@ class Runtime:
             self.started.insert(0, gateway)
             if cfg.simulator_vehicles > 0 and self.role == "all":  # the demo fleet of ``make run``
                 self.started.insert(0, await Simulator.start(gateway.port, cfg.simulator_vehicles))
-        if cfg.mqtt_url:
+        if cfg.mqtt_url and not self.member:  # one MQTT client (the first of several gateway processes)
             mqtt = MqttAdapter(
                 cfg.mqtt_url, state.pipeline, state.terminals, state.commands, db=state.db, bus=state.bus
             )
@@ -257,10 +261,11 @@ class Runtime:
         self.started = []
 
 
-async def run_services(settings: Settings, role: str, stop: asyncio.Event) -> None:
-    """A process without HTTP (``liftdesk gateway``, ``liftdesk worker``): the role's parts until ``stop`` is set."""
+async def run_services(settings: Settings, role: str, stop: asyncio.Event, member: int | None = None) -> None:
+    """A process without HTTP (``liftdesk gateway``, ``liftdesk worker``): the role's parts until ``stop`` is set;
+    ``member``: the index of this gateway process among several on one port."""
     app = create_app(settings, role=role)
-    runtime = Runtime(app, settings, role)
+    runtime = Runtime(app, settings, role, member)
     app.state.runtime = runtime
     try:
         await runtime.start()

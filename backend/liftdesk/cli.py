@@ -3,7 +3,8 @@
 ``serve`` is everything in one process (``make run``). A larger deployment splits it by role over one database and
 one Redis (``LIFTDESK_REDIS_URL``, which carries commands, their answers, live updates and cache invalidation
 between the processes): ``api`` (HTTP, any number of them behind a balancer), ``gateway`` (the terminals: JT/T 808
-and MQTT, the pipeline, command sending; one), ``worker`` (scheduled jobs; one). ``serve`` and ``api`` migrate and
+and MQTT, the pipeline, command sending; one, which may run as several processes on one port: ``--processes``),
+``worker`` (scheduled jobs; one). ``serve`` and ``api`` migrate and
 seed an empty database first (``--no-migrate`` skips that); ``gateway`` and ``worker`` expect a migrated database.
 """
 
@@ -14,9 +15,12 @@ import asyncio
 import copy
 import json
 import logging
+import os
 import re
 import signal
+import subprocess
 import sys
+import time
 from typing import Any
 
 from liftdesk.core.config import get_settings
@@ -106,16 +110,89 @@ def _serve_http(args: argparse.Namespace, role: str) -> int:
     return 0
 
 
-def cmd_gateway(_: argparse.Namespace) -> int:
-    return _run_services("gateway")
+def cmd_gateway(args: argparse.Namespace) -> int:
+    if args.member is not None:
+        return _run_services("gateway", args.member)
+    settings = get_settings()
+    processes = settings.gateway_processes if args.processes is None else args.processes
+    processes = processes or os.cpu_count() or 1
+    if processes == 1:
+        return _run_services("gateway")
+    if not settings.redis_url:
+        print(
+            f"liftdesk gateway --processes {processes}: LIFTDESK_REDIS_URL is required (a command reaches the process "
+            "holding its terminal through Redis)",
+            file=sys.stderr,
+        )
+        return 2
+    if not settings.gateway_port:
+        print("liftdesk gateway --processes: LIFTDESK_GATEWAY_PORT must name a port", file=sys.stderr)
+        return 2
+    return _supervise(processes, settings.database_url)
+
+
+#: Seconds before a gateway process that ended on its own is started again.
+RESTART_DELAY_S = 1.0
+
+
+def _supervise(processes: int, database_url: str) -> int:
+    """``liftdesk gateway --processes N``: N gateway processes on one port (SO_REUSEPORT: the kernel spreads the
+    terminals' connections over them), joined at the database and the Redis bus. Commands left in flight by an
+    earlier gateway are taken back once, here, before they start; a process that ends on its own is started again
+    (its commands in flight are taken back by the others' sweepers). SIGTERM or SIGINT stops them all."""
+    from liftdesk.core.db import Database
+    from liftdesk.telemetry.commands.recovery import MAX_ATTEMPTS, recover_sent
+
+    log = logging.getLogger("liftdesk")
+
+    async def _recover() -> None:
+        db = Database(url=database_url)
+        try:
+            await recover_sent(db, MAX_ATTEMPTS)
+        finally:
+            await db.dispose()
+
+    asyncio.run(_recover())
+
+    def start(member: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "liftdesk.cli", "gateway", "--member", str(member)])
+
+    children = {member: start(member) for member in range(processes)}
+    log.info("gateway: %d processes (%s)", processes, ", ".join(str(p.pid) for p in children.values()))
+    stopping = False
+
+    def _stop(signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for child in children.values():
+            if child.returncode is None:
+                child.send_signal(signal.SIGTERM)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _stop)
+    clean = True
+    while any(child.returncode is None for child in children.values()):
+        pid, status = os.waitpid(-1, 0)  # resumed after a signal's handler ran (PEP 475)
+        for member, child in children.items():
+            if child.pid != pid:
+                continue
+            child.returncode = os.waitstatus_to_exitcode(status)
+            clean = clean and child.returncode == 0
+            if not stopping:
+                log.warning("gateway process %d ended (%s): starting it again", member, child.returncode)
+                time.sleep(RESTART_DELAY_S)
+                if not stopping:
+                    children[member] = start(member)
+            break
+    return 0 if clean and stopping else 1
 
 
 def cmd_worker(_: argparse.Namespace) -> int:
     return _run_services("worker")
 
 
-def _run_services(role: str) -> int:
-    """A process without HTTP, until SIGTERM or SIGINT."""
+def _run_services(role: str, member: int | None = None) -> int:
+    """A process without HTTP, until SIGTERM or SIGINT (``member``: one of several gateway processes)."""
     from liftdesk.app import run_services
 
     settings = get_settings()
@@ -126,7 +203,7 @@ def _run_services(role: str) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await run_services(settings, role, stop)
+        await run_services(settings, role, stop, member)
 
     run(_main(), settings.event_loop)
     return 0
@@ -173,6 +250,16 @@ def cmd_openapi(_: argparse.Namespace) -> int:
     return 0
 
 
+def _processes(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 256:
+        raise argparse.ArgumentTypeError(f"{value!r}: a number of processes from 0 (one per core) to 256")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     parser = argparse.ArgumentParser(prog="liftdesk", description="Liftdesk fleet back office")
@@ -185,9 +272,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--no-migrate", action="store_true", help="do not migrate or seed on start")
     p.set_defaults(func=cmd_api)
-    sub.add_parser(
-        "gateway", help="terminal gateway (JT/T 808, MQTT) + pipeline + command sending, no HTTP"
-    ).set_defaults(func=cmd_gateway)
+    p = sub.add_parser("gateway", help="terminal gateway (JT/T 808, MQTT) + pipeline + command sending, no HTTP")
+    p.add_argument(
+        "--processes",
+        type=_processes,
+        default=None,
+        help="gateway processes on the one port (default LIFTDESK_GATEWAY_PROCESSES, 1; 0: one per core); more "
+        "than one needs LIFTDESK_REDIS_URL, and only the first runs the MQTT adapter",
+    )
+    p.add_argument("--member", type=int, default=None, help=argparse.SUPPRESS)  # started by --processes
+    p.set_defaults(func=cmd_gateway)
     sub.add_parser(
         "worker", help="scheduled jobs (offline detection, retention, expiry reminders), no HTTP"
     ).set_defaults(func=cmd_worker)

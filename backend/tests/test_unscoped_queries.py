@@ -94,7 +94,6 @@ ALLOWED: dict[str, dict[str, str]] = {
             "caller): the web layer resolves the vehicle or the command through its scope first"
             for name in (
                 "CommandService._param_timeout",
-                "CommandService._recover",
                 "CommandService.dispatch_attached",
                 "CommandService.get",
                 "CommandService.last_param_value",

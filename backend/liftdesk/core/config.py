@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # "*" = every terminal, including those that never told us their maker.
     vendor_extension_makers: str = "LFTDK"
     gateway_idle_timeout_s: float = 300.0
+    # Gateway processes sharing the terminal port (SO_REUSEPORT; ``liftdesk gateway --processes``): 1, or 0 for one
+    # per core. More than one needs ``redis_url`` (commands reach the process that holds their terminal through it).
+    gateway_processes: int = Field(default=1, ge=0, le=256)
     # The event loop of server processes: "auto" (uvloop where installed, else asyncio's), "uvloop" or "asyncio".
     event_loop: str = "auto"
     web_dir: Path = REPO_ROOT / "frontend" / "dist"

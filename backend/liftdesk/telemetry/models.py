@@ -35,6 +35,10 @@ class Terminal(IdMixin, TenantMixin, Base):
     online: Mapped[bool] = mapped_column(default=False)
     last_seen: Mapped[datetime | None]
     registered_at: Mapped[datetime | None]
+    #: The gateway process holding the terminal's session (``Gateway.instance``, host:pid), set when it comes
+    #: online: with several gateway processes on one port, a process whose old session of the terminal ends after
+    #: the terminal came online on another one leaves it online (migration 0028).
+    gateway: Mapped[str | None] = mapped_column(String(64))
 
 
 class Position(Base):

@@ -138,6 +138,8 @@ class _Online:
     online: bool
     when: datetime
     values: tuple[tuple[str, str], ...]  # protocol and other attributes for the terminal row
+    #: Going offline: only while the terminal row still names this gateway process (or none) as its holder.
+    owner: str | None = None
 
 
 class TerminalService:
@@ -365,18 +367,29 @@ class TerminalService:
             await s.commit()
 
     async def set_online(
-        self, device: str, online: bool, when: datetime | None = None, protocol: str | None = None, **attributes: str
+        self,
+        device: str,
+        online: bool,
+        when: datetime | None = None,
+        protocol: str | None = None,
+        *,
+        owner: str | None = None,
+        **attributes: str,
     ) -> None:
         """The terminal connected or went away; its vehicle's live state says so, and browsers watching the vehicle
         hear of it (``view.ONLINE_TOPIC``, after the commit).
 
         Online follows the connection, not the reports: a terminal that connects is online (and seen) whatever
         it reports, even nothing at all - its vehicle gets a live state row now when it has none yet (it never
-        sent a position, or only positions its clock dated beyond plausibility)."""
+        sent a position, or only positions its clock dated beyond plausibility).
+
+        ``owner`` (going offline): the gateway process whose session ended. When the terminal row names another
+        process (``gateway``, written when it came online there: it reconnected to a sibling process on the same
+        port meanwhile) nothing changes - it is online over there."""
         values = dict(attributes)
         if protocol:
             values["protocol"] = protocol
-        await self._online(_Online(device, online, when or utcnow(), tuple(sorted(values.items()))))
+        await self._online(_Online(device, online, when or utcnow(), tuple(sorted(values.items())), owner))
 
     async def _online_round(self, items: list[_Online]) -> list[None]:
         return await each_device_once(
@@ -386,46 +399,52 @@ class TerminalService:
     async def _online_tx(self, items: list[_Online]) -> list[None]:
         """One transaction for the round: the terminal rows (one statement per shape of values, executed for each
         terminal), the live state rows of those coming online (one insert-or-update), every live state row of
-        their device numbers; then one bus message per vehicle."""
+        their device numbers; then one bus message per vehicle. An offline mark of a session whose terminal came
+        online on another gateway process since is left out (:meth:`_still_held`)."""
         terminals, states = cast(Table, Terminal.__table__), cast(Table, VehicleState.__table__)
-        shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-        for item in items:
-            keys = tuple(k for k, _ in item.values)
-            row = {"dev": item.device, "online": item.online, "last_seen": item.when, **dict(item.values)}
-            shapes.setdefault(keys, []).append(row)
-        when = {item.device: item for item in items}
         async with self.db.sessionmaker() as s:
-            await lock_states(s, list(when))
+            await lock_states(s, sorted({item.device for item in items}))
+            marks = await self._still_held(s, items)
+            when = {item.device: item for item in marks}
+            shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+            for item in marks:
+                keys = tuple(k for k, _ in item.values)
+                row = {"dev": item.device, "online": item.online, "last_seen": item.when, **dict(item.values)}
+                shapes.setdefault(keys, []).append(row)
             for keys, rows in shapes.items():
                 stmt = update(terminals).where(terminals.c.device_number == bindparam("dev"))
                 cols = ("online", "last_seen", *keys)
                 await s.execute(stmt.values({c: bindparam(c) for c in cols}), rows)
-            coming = [item.device for item in items if item.online]
+            coming = [item.device for item in marks if item.online]
             if coming:
                 await self._state_rows(s, coming, when)
-            await s.execute(
-                update(states)
-                .where(states.c.device_number == bindparam("dev"))
-                .values(
-                    online=bindparam("on"),
-                    last_seen=bindparam("seen"),
-                    # null once offline; coming online it was set above (``_state_rows``)
-                    online_since=case(
-                        (bindparam("on", type_=Boolean), func.coalesce(states.c.online_since, bindparam("seen")))
-                    ),
-                ),
-                [{"dev": item.device, "on": item.online, "seen": item.when} for item in items],
-            )
-            changed = (
+            changed: list[Any] = []
+            if marks:
                 await s.execute(
-                    select(
-                        VehicleState.device_number,
-                        VehicleState.vehicle_id,
-                        VehicleState.tenant_id,
-                        VehicleState.mechanism_id,
-                    ).where(VehicleState.device_number.in_(list(when)))
+                    update(states)
+                    .where(states.c.device_number == bindparam("dev"))
+                    .values(
+                        online=bindparam("on"),
+                        last_seen=bindparam("seen"),
+                        # null once offline; coming online it was set above (``_state_rows``)
+                        online_since=case(
+                            (bindparam("on", type_=Boolean), func.coalesce(states.c.online_since, bindparam("seen")))
+                        ),
+                    ),
+                    [{"dev": item.device, "on": item.online, "seen": item.when} for item in marks],
                 )
-            ).all()
+                changed = list(
+                    (
+                        await s.execute(
+                            select(
+                                VehicleState.device_number,
+                                VehicleState.vehicle_id,
+                                VehicleState.tenant_id,
+                                VehicleState.mechanism_id,
+                            ).where(VehicleState.device_number.in_(list(when)))
+                        )
+                    ).all()
+                )
             await s.commit()
         if self.bus is not None:
             for device, vehicle_id, tenant_id, mechanism_id in changed:
@@ -439,6 +458,25 @@ class TerminalService:
                 )
                 await self.bus.publish(ONLINE_TOPIC, message)
         return [None] * len(items)
+
+    @staticmethod
+    async def _still_held(s: AsyncSession, items: list[_Online]) -> list[_Online]:
+        """``items`` without the offline marks of sessions whose terminal came online on another gateway process
+        since (the terminal rows read locked: that process's online mark writes them in the same order)."""
+        owned = {item.device: item.owner for item in items if not item.online and item.owner is not None}
+        if not owned:
+            return items
+        found = await s.execute(
+            select(Terminal.device_number, Terminal.gateway)
+            .where(Terminal.device_number.in_(sorted(owned)))
+            .order_by(Terminal.device_number)
+            .with_for_update()  # PostgreSQL: waits for an online mark of the same terminal in progress
+        )
+        holders: dict[str, str | None] = {device: gateway for device, gateway in found.all()}
+        moved = {d for d, owner in owned.items() if holders.get(d) is not None and holders[d] != owner}
+        if moved:
+            log.info("%d terminals stay online: another gateway process holds them now", len(moved))
+        return [item for item in items if item.online or item.device not in moved]
 
     @staticmethod
     async def _state_rows(s: AsyncSession, devices: list[str], when: Mapping[str, _Online]) -> None:

@@ -1,4 +1,4 @@
-"""gateway processes (issue 11): reserved
+"""gateway processes (issue 11): the gateway process holding a terminal's session (fics_terminal.gateway)
 
 Revision ID: 0028
 Revises: 0027
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlalchemy as sa  # noqa: F401
-from alembic import op  # noqa: F401
+import sqlalchemy as sa
+from alembic import op
 
 
 revision: str = '0028'
@@ -19,8 +19,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    pass
+    with op.batch_alter_table("fics_terminal") as batch:
+        batch.add_column(sa.Column("gateway", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
-    pass
+    with op.batch_alter_table("fics_terminal") as batch:
+        batch.drop_column("gateway")

@@ -20,14 +20,18 @@ only the named bits, starting from the last value the command log knows (:meth:`
 
 In a deployment with separate API and gateway processes both run a ``CommandService`` on a shared bus (Redis):
 the API process creates and waits (``start(recover=False)``), the gateway process sends and completes
-(``start(recover=True)``, which also re-sends what a lost bus message left pending, see :meth:`_sweeper`).
+(``start(recover=True)``, which also re-sends what a lost bus message left pending, see :meth:`_sweeper`). Several
+gateway processes on one port (``liftdesk gateway --processes N``) each hold some of the terminals: a command is
+announced to all of them and sent by the one its terminal is attached to; the queue is the database, so a terminal
+that reconnects to another process gets its pending commands there (``start(recover=False, sweep=True)``: the
+supervisor recovered before starting them, and each sweeper takes back what a gone sibling left in flight).
 
 Modules, bottom up: :mod:`.fields` (reading a payload's fields), :mod:`.params`, :mod:`.control` and
 :mod:`.areas` and :mod:`.cards`
 (payload → message body, per kind of command), :mod:`.catalog` (message ids, command names,
 validation), :mod:`.state` (statuses, topics, the shapes a command takes), :mod:`.settings` (what the platform
-keeps of acknowledged settings), :mod:`.replies` (answers → completion) and :mod:`.service`
-(:class:`CommandService`). Every public name is re-exported here.
+keeps of acknowledged settings), :mod:`.replies` (answers → completion), :mod:`.recovery` (commands left in flight
+by a gateway process that is gone) and :mod:`.service` (:class:`CommandService`). Every public name is re-exported here.
 """
 
 from liftdesk.telemetry.commands.areas import build_set_circles, build_set_polygon, build_set_rectangles
@@ -45,6 +49,7 @@ from liftdesk.telemetry.commands.control import (
     url_upgrade_payload,
 )
 from liftdesk.telemetry.commands.params import build_query_params, build_set_params, param_id, param_value, params_json
+from liftdesk.telemetry.commands.recovery import MAX_ATTEMPTS, recover_sent, reply_timeout, stale_sent
 from liftdesk.telemetry.commands.replies import CommandReplies
 from liftdesk.telemetry.commands.service import CommandService
 from liftdesk.telemetry.commands.settings import (
@@ -86,6 +91,7 @@ __all__ = [
     "FAILED",
     "FINAL_STATUSES",
     "LAST_VALUE_ROWS",
+    "MAX_ATTEMPTS",
     "MAX_PACKAGE",
     "MAX_TEXT",
     "PARAM_REPLY_TIMEOUT",
@@ -120,6 +126,9 @@ __all__ = [
     "param_id",
     "param_value",
     "params_json",
+    "recover_sent",
+    "reply_timeout",
+    "stale_sent",
     "switch_bits",
     "url_upgrade_payload",
     "validate",

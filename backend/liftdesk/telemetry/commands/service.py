@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,6 +24,7 @@ from liftdesk.core.ids import next_id
 from liftdesk.system.models import LogUsual, Param
 from liftdesk.telemetry.codecs.jt808 import ParamValue
 from liftdesk.telemetry.commands.catalog import validate
+from liftdesk.telemetry.commands.recovery import MAX_ATTEMPTS, recover_sent, reply_timeout, stale_sent
 from liftdesk.telemetry.commands.replies import CommandReplies
 from liftdesk.telemetry.commands.settings import (
     LAST_VALUE_ROWS,
@@ -63,7 +63,7 @@ class CommandService(CommandReplies):
         bus: Bus,
         *,
         reply_timeout_s: float | None = None,
-        max_attempts: int = 3,
+        max_attempts: int = MAX_ATTEMPTS,
         default_expiry_s: float = DEFAULT_EXPIRY_S,
         sweep_interval_s: float = 60.0,
     ) -> None:
@@ -87,9 +87,11 @@ class CommandService(CommandReplies):
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def start(self, *, recover: bool = True) -> None:
+    async def start(self, *, recover: bool = True, sweep: bool | None = None) -> None:
         """Subscribe to the bus; with ``recover`` (the process that holds terminal connections) re-queue commands
-        a previous process left in flight, and sweep expired pending commands periodically."""
+        a previous process left in flight; with ``sweep`` (default: ``recover``; one of several gateway processes
+        sweeps without recovering, its supervisor recovered before starting them) sweep expired pending commands
+        periodically, and the sent ones a gone sibling process left (:func:`.recovery.stale_sent`)."""
         if self._started:
             return
         self._started = True
@@ -98,7 +100,8 @@ class CommandService(CommandReplies):
         self._unsubscribe.append(self.bus.subscribe(CREATED_TOPIC, self._on_created))
         self._unsubscribe.append(self.bus.subscribe(DONE_TOPIC, self._on_done))
         if recover:
-            await self._recover()
+            await recover_sent(self.db, self.max_attempts)
+        if recover if sweep is None else sweep:
             self._spawn(self._sweeper())
             # Back from a Redis outage: announcements of commands created meanwhile were lost; send them now.
             self._unsubscribe.append(self.bus.subscribe(BUS_RECONNECTED, self._on_reconnected))
@@ -120,7 +123,7 @@ class CommandService(CommandReplies):
 
     def reply_timeout(self, attempt: int) -> float:
         """How long to wait for the answer to send number ``attempt`` (1-based): T·attempt!."""
-        return self.reply_timeout_s * math.factorial(max(1, attempt))
+        return reply_timeout(self.reply_timeout_s, attempt)
 
     async def _param_timeout(self) -> float:
         async with self.db.sessionmaker() as s:
@@ -141,17 +144,6 @@ class CommandService(CommandReplies):
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _recover(self) -> None:
-        """Commands another process sent but never saw answered: send again (or give up if out of attempts)."""
-        async with self.db.sessionmaker() as s:
-            await s.execute(
-                update(Command)
-                .where(Command.status == SENT, Command.attempts >= self.max_attempts)
-                .values(status=TIMEOUT, error="no reply (gateway restarted)", done_time=utcnow())
-            )
-            await s.execute(update(Command).where(Command.status == SENT).values(status=PENDING))
-            await s.commit()
-
     async def _sweeper(self) -> None:
         """Expire old pending commands, and send the pending commands of attached terminals: a command created in
         another process is announced on the bus, and a bus message can be lost (Redis pub/sub keeps nothing for a
@@ -159,6 +151,10 @@ class CommandService(CommandReplies):
         while True:
             try:
                 await self.expire_pending()
+                for _, device in await stale_sent(
+                    self.db, self.reply_timeout, self.max_attempts, self.sweep_interval_s, set(self._inflight)
+                ):
+                    await self.bus.publish(CREATED_TOPIC, {"device": device})  # its holder sends it again
                 await self.dispatch_attached()
             except Exception:  # keep sweeping after a database hiccup
                 log.exception("sweeping pending commands failed")
@@ -536,6 +532,8 @@ class CommandService(CommandReplies):
         if cmd.device in self._transports:
             # The terminal came back while this was being written: its dispatch may have missed the command.
             self._spawn(self.dispatch(cmd.device))
+        else:  # it may be connected to another gateway process on the same port now: whoever holds it sends it
+            await self.bus.publish(CREATED_TOPIC, {"id": str(cmd.id), "device": cmd.device})
 
     async def _expect(self, command_id: int, attempt: int) -> None:
         """Timer of one attempt: when it runs out, send again or give up."""

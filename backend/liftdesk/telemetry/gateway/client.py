@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
+import struct
 from collections.abc import Callable
 
 from liftdesk.telemetry.codecs.jt808 import (
@@ -58,8 +60,9 @@ class Jt808Client:
         self._task: asyncio.Task[None] | None = None
         self._waiting: dict[tuple[int, int], asyncio.Future[Reply]] = {}
 
-    async def connect(self) -> Jt808Client:
-        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+    async def connect(self, local: tuple[str, int] | None = None) -> Jt808Client:
+        """Open the connection, from the ``local`` address and port when given (port 0: the kernel picks one)."""
+        self._reader, self._writer = await asyncio.open_connection(self.host, self.port, local_addr=local)
         self.closed.clear()
         self._task = asyncio.create_task(self._read())
         return self
@@ -84,6 +87,21 @@ class Jt808Client:
     def abort(self) -> None:
         """Drop the TCP connection without a goodbye (a terminal losing its signal)."""
         if self._writer is not None:
+            self._writer.transport.abort()
+
+    @property
+    def local_port(self) -> int:
+        """The port this end of the connection has (0 before it connected)."""
+        name = self._writer.get_extra_info("sockname") if self._writer is not None else None
+        return int(name[1]) if isinstance(name, tuple) else 0
+
+    def reset(self) -> None:
+        """Drop the connection with a reset (SO_LINGER 0): nothing of it lingers in TIME_WAIT, so its local port can
+        connect again at once (a terminal whose modem resets reconnects from the same port)."""
+        if self._writer is not None:
+            sock = self._writer.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self._writer.transport.abort()
 
     async def _read(self) -> None:

@@ -29,6 +29,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -59,6 +61,14 @@ ATTRIBUTE_ROUND = 100
 #: Connections a listening socket lets wait to be accepted (the kernel caps it at ``net.core.somaxconn``): a storm
 #: of terminals connecting at once is not met with dropped SYNs and their retransmission delays (1 s, 3 s, ...).
 BACKLOG = 4096
+#: Bus topic: a terminal came online on a gateway process (``{"device", "gateway"}``). Its sessions on the other
+#: processes sharing the port are closed, as a reconnection within one process closes the previous connection.
+TERMINAL_TAKEN = "gateway.terminal_taken"
+
+
+def instance_name() -> str:
+    """This process among gateway processes (stored with the terminals it holds): host and process id."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}"
 
 
 @dataclass
@@ -102,6 +112,7 @@ class Gateway:
         subpackage_timeout_s: float = 60.0,
         touch_interval_s: float = 60.0,
         attributes_max_age_s: float | None = None,
+        reuse_port: bool = False,
     ) -> None:
         self.db = db
         self.pipeline = pipeline
@@ -122,6 +133,11 @@ class Gateway:
         #: seconds (the server passes a day, ``DAY_S``); None: never (tests and benchmarks whose terminals must
         #: receive nothing but what they are measured on).
         self.attributes_max_age_s = attributes_max_age_s
+        #: Listen with SO_REUSEPORT: one of several gateway processes on one port (the kernel spreads connections).
+        self.reuse_port = reuse_port
+        #: This process, as the terminal rows name the gateway process holding them (``Terminal.gateway``).
+        self.instance = instance_name()
+        self.bus: Bus | None = None
         self.stats = GatewayStats()
         #: Memory for sub-package reassembly shared by every connection.
         self.reassembly = ReassemblyBudget(SUBPACKAGE_BYTES_TOTAL)
@@ -145,8 +161,19 @@ class Gateway:
 
     def follow(self, bus: Bus) -> None:
         """Close the connection of a terminal whose vehicle is deleted or renumbered (``VEHICLE_CHANGED``), at once
-        rather than at its next position."""
+        rather than at its next position; and the session of a terminal that came online on another gateway
+        process (``TERMINAL_TAKEN``): it reconnected there while this connection was still open."""
+        self.bus = bus
         self._unsubscribe.append(bus.subscribe(VEHICLE_CHANGED, self._vehicle_changed))
+        self._unsubscribe.append(bus.subscribe(TERMINAL_TAKEN, self._taken))
+
+    async def _taken(self, message: dict[str, Any]) -> None:
+        if message.get("gateway") == self.instance:
+            return
+        session = self.sessions.get(str(message.get("device") or ""))
+        if session is not None:
+            log.info("%s reconnected to gateway %s: closing its connection here", session.name, message.get("gateway"))
+            session.abort()
 
     async def _vehicle_changed(self, message: dict[str, Any]) -> None:
         vehicle_id, device = str(message.get("vehicleId") or ""), str(message.get("deviceNumber") or "")
@@ -169,7 +196,7 @@ class Gateway:
         if self._server is not None:
             return
         self._server = await asyncio.start_server(
-            self._accept, self.host, self.port, reuse_address=True, backlog=BACKLOG
+            self._accept, self.host, self.port, reuse_address=True, reuse_port=self.reuse_port or None, backlog=BACKLOG
         )
         self._watchdog = asyncio.create_task(self._watch(), name="jt808-watchdog")
         self._asker = asyncio.create_task(self._ask(), name="jt808-attributes")
@@ -308,15 +335,19 @@ class Gateway:
         if old is not None and old is not session:
             log.info("%s reconnected from %s: closing its previous connection", device, session.peer)
             old.abort()
-        await self.terminals.set_online(device, True, protocol=PROTOCOL, protocol_version=str(int(session.version)))
+        await self.terminals.set_online(
+            device, True, protocol=PROTOCOL, protocol_version=str(int(session.version)), gateway=self.instance
+        )
         self.commands.attach(device, session.send_command)
+        if self.bus is not None and self.reuse_port:
+            await self.bus.publish(TERMINAL_TAKEN, {"device": device, "gateway": self.instance})
 
     async def _offline(self, session: Session, device: str) -> None:
         if self.sessions.get(device) is not session:
             return  # replaced by a newer connection of the same terminal
         del self.sessions[device]
         self.commands.detach(device, session.send_command)
-        await self.terminals.set_online(device, False)
+        await self.terminals.set_online(device, False, owner=self.instance)
 
 
-__all__ = ["Gateway", "GatewayStats", "Session"]
+__all__ = ["TERMINAL_TAKEN", "Gateway", "GatewayStats", "Session", "instance_name"]
