@@ -35,8 +35,8 @@ from liftdesk.telemetry.codecs.jt808 import (
     TerminalAttributes,
     UpgradeResult,
     VehicleControlReply,
-    decode_packet,
     parse_packet,
+    speedups,
 )
 from liftdesk.telemetry.gateway.mapping import device_candidates, location_to_fix
 from liftdesk.telemetry.gateway.payloads import fix_json
@@ -143,7 +143,7 @@ class Session(SessionData):
         stats = self.gateway.stats
         stats.frames += 1
         try:
-            packet = decode_packet(frame)
+            packet = speedups.ACTIVE.decode_packet(frame)  # compiled where built (codecs/jt808/speedups.py)
             sub_total = packet.header.subpackage.total if packet.header.subpackage is not None else 1
             if sub_total > 1 and not self.authenticated:
                 # Registration and authentication are never sub-packaged: nothing is buffered for a stranger.
