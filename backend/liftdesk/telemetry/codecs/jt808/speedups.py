@@ -49,19 +49,19 @@ class Decoders:
 PURE = Decoders("python", decode_packet, decode_location, parse_location_batch)
 
 
-def _compiled() -> Decoders | None:
+def _compiled() -> tuple[Decoders | None, str | None]:
     if os.environ.get("LIFTDESK_PURE_PYTHON", "").strip().lower() in ("1", "true", "yes"):
-        return None
+        return None, "LIFTDESK_PURE_PYTHON is set"
     try:
         from . import _speedups as module
     except ImportError as exc:  # not built (no compiler at install), or built for classes that changed since
         log.info("JT/T 808 decoders: pure Python (%s)", exc)
-        return None
-    return Decoders("compiled", module.decode_packet, module.decode_location, module.parse_location_batch)
+        return None, str(exc)
+    return Decoders("compiled", module.decode_packet, module.decode_location, module.parse_location_batch), None
 
 
-#: The compiled decoders, None when they are not built (or turned off).
-COMPILED = _compiled()
+#: The compiled decoders, None when they are not built (or turned off: :data:`UNAVAILABLE` says why).
+COMPILED, UNAVAILABLE = _compiled()
 #: Every implementation present, the reference (pure Python) first.
 AVAILABLE = (PURE,) if COMPILED is None else (PURE, COMPILED)
 #: The decoders the codec runs.
