@@ -1,4 +1,5 @@
-"""The compiled fast path of the JT/T 808 decoders (``telemetry/codecs/jt808/_speedups.pyx``), built with Cython.
+"""The compiled fast path of the JT/T 808 decoders (``telemetry/codecs/jt808/_speedups.pyx``) and of the gateway's
+mapping of a position to the pipeline's fix (``telemetry/gateway/_speedups.pyx``), built with Cython.
 
 Everything else about the package is in ``pyproject.toml``. The extension is optional: when Cython is missing, the
 C compiler fails or ``LIFTDESK_PURE_PYTHON=1`` is set while installing, the package installs without it, and the
@@ -17,7 +18,12 @@ SPEEDUPS = [
         "liftdesk.telemetry.codecs.jt808._speedups",
         ["backend/liftdesk/telemetry/codecs/jt808/_speedups.pyx"],
         optional=True,  # a compiler error leaves the pure-Python path, with a warning
-    )
+    ),
+    Extension(
+        "liftdesk.telemetry.gateway._speedups",
+        ["backend/liftdesk/telemetry/gateway/_speedups.pyx"],
+        optional=True,
+    ),
 ]
 
 

@@ -5,17 +5,20 @@ used where it is built, the pure-Python one where it is not or ``LIFTDESK_PURE_P
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from jt808_decoders import compiled
+from test_jt808_properties import locations
 
-from liftdesk.telemetry.codecs.jt808 import Jt808Version, Subpackage, encode_frame, escape, speedups
+from liftdesk.telemetry.codecs.jt808 import Jt808Version, Location, Subpackage, encode_frame, escape, speedups
+from liftdesk.telemetry.gateway import mapping
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -204,3 +207,45 @@ def test_without_the_compiled_module_the_pure_python_decoders_run() -> None:
     assert probe(prelude).startswith("python ")
     assert probe(LIFTDESK_PURE_PYTHON="1") == "python LIFTDESK_PURE_PYTHON is set"
     assert probe() == "compiled None"
+
+
+# ----------------------------------------------------------------------------- the gateway's mapping to a fix
+
+
+def compiled_to_fix() -> Callable[..., object]:
+    compiled()
+    assert mapping.COMPILED_LOCATION_TO_FIX is not None, "the compiled location_to_fix is not built"
+    assert mapping.to_fix is mapping.COMPILED_LOCATION_TO_FIX
+    return mapping.COMPILED_LOCATION_TO_FIX
+
+
+RECEIVED = datetime(2026, 7, 1, 12, 0, 0)
+
+
+@SETTINGS
+@given(location_bodies(), st.booleans())
+def test_decoded_positions_map_to_the_same_fix(body: bytes, liftdesk: bool) -> None:
+    """Every field of the fix and every ``extra`` key, in the same order (the order the track API shows)."""
+    loc = speedups.PURE.decode_location(body, liftdesk=liftdesk)
+    expected = mapping.location_to_fix(loc, RECEIVED)
+    fix = compiled_to_fix()(loc, RECEIVED)
+    assert repr(fix) == repr(expected) and fix == expected
+
+
+@SETTINGS
+@given(locations())
+def test_generated_positions_map_to_the_same_fix(loc: Location) -> None:
+    """Positions as the property tests build them (fault codes, batteries with BMS flags, any charge state)."""
+    assert repr(compiled_to_fix()(loc, RECEIVED)) == repr(mapping.location_to_fix(loc, RECEIVED))
+
+
+def test_times_in_other_zones_map_as_the_pure_python_function_maps_them() -> None:
+    base = Location(0, 3, 31.2, 121.5, 5, 8.5, 90, None)
+    for when in (
+        datetime(2026, 7, 1, 8, 30, tzinfo=UTC),
+        datetime(2026, 7, 1, 8, 30, 0, 5, tzinfo=UTC, fold=1),
+        datetime(2026, 7, 1, 8, 30, tzinfo=timezone(timedelta(hours=8))),
+        datetime(2026, 7, 1, 8, 30),
+    ):
+        loc = dataclasses.replace(base, time=when)
+        assert repr(compiled_to_fix()(loc, RECEIVED)) == repr(mapping.location_to_fix(loc, RECEIVED))
