@@ -14,7 +14,7 @@ run: install web ## install what is missing, migrate, seed, serve on http://127.
 
 install: $(STAMP) $(WEB_STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard backend/liftdesk/telemetry/*/_speedups.pyx backend/liftdesk/telemetry/codecs/*/_speedups.pyx)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'

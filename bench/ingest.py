@@ -107,7 +107,7 @@ async def raw_copy(url: str, terminals: int, per: int) -> float:
         await conn.execute("CREATE TABLE bench_copy (LIKE fics_position INCLUDING DEFAULTS)")
         await conn.execute("ALTER TABLE bench_copy ADD PRIMARY KEY (tenant_id, vehicle_id, device_time)")
         now = datetime.now(UTC).replace(tzinfo=None)
-        rows = [
+        rows = [  # one value per POSITION_COLUMNS entry (load_kg, extra, driver_id: none)
             (
                 "000000",
                 10_000 + i,

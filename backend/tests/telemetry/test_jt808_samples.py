@@ -1,10 +1,12 @@
-"""Published frames (device captures and other implementations' vectors) decode to known values."""
+"""Published frames (device captures and other implementations' vectors) decode to known values, with the
+pure-Python decoders and with the compiled fast path (``jt808_decoders``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
 import pytest
+from jt808_decoders import each_implementation
 from jt808_samples import SAMPLES, sample
 
 from liftdesk.telemetry.codecs.jt808 import (
@@ -34,6 +36,8 @@ from liftdesk.telemetry.codecs.jt808 import (
 )
 
 V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
+
+decoders = each_implementation()
 
 
 def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> datetime:

@@ -26,12 +26,14 @@ PACKAGES = (*SPLIT, "liftdesk.telemetry.gateway")
 
 
 def modules_of(package: str) -> dict[str, Path]:
+    """The Python modules of ``package`` (a compiled one, ``_speedups`` built from its ``.pyx``, has no source here)."""
     pkg = importlib.import_module(package)
-    return {
+    found = {
         f"{package}.{info.name}": Path(pkg.__path__[0]) / f"{info.name}.py"
         for info in pkgutil.iter_modules(pkg.__path__)
         if not info.ispkg
     }
+    return {name: path for name, path in found.items() if path.exists() or not path.with_suffix(".pyx").exists()}
 
 
 def _type_checking(node: ast.AST) -> bool:

@@ -37,6 +37,7 @@ BMS flags other than "electrolyte low" (which is ``Battery.liquid_low``) become 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,6 +50,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     Header,
     Location,
     SeatBelt,
+    speedups,
 )
 from liftdesk.telemetry.messages import Battery, Fix
 from liftdesk.telemetry.messages import ChargeState as FixChargeState
@@ -231,3 +233,21 @@ def location_to_fix(loc: Location, received_at: datetime) -> Fix:
         extra=extra,
         **kw,
     )
+
+
+def _compiled() -> Callable[[Location, datetime], Fix] | None:
+    """:func:`location_to_fix` compiled (``_speedups.pyx``, built with the codec's fast path), where it is."""
+    if speedups.COMPILED is None:  # not built, or LIFTDESK_PURE_PYTHON=1: the mapping follows the codec
+        return None
+    try:
+        from ._speedups import location_to_fix as compiled
+    except ImportError as exc:
+        log.info("location_to_fix: pure Python (%s)", exc)
+        return None
+    return compiled
+
+
+#: The compiled :func:`location_to_fix`, None where it is not built (or turned off).
+COMPILED_LOCATION_TO_FIX = _compiled()
+#: What the gateway maps positions with: the compiled function where built, else :func:`location_to_fix`.
+to_fix = COMPILED_LOCATION_TO_FIX or location_to_fix

@@ -35,10 +35,10 @@ from liftdesk.telemetry.codecs.jt808 import (
     TerminalAttributes,
     UpgradeResult,
     VehicleControlReply,
-    decode_packet,
     parse_packet,
+    speedups,
 )
-from liftdesk.telemetry.gateway.mapping import device_candidates, location_to_fix
+from liftdesk.telemetry.gateway.mapping import device_candidates, to_fix
 from liftdesk.telemetry.gateway.payloads import fix_json
 from liftdesk.telemetry.gateway.uplink import SessionData
 from liftdesk.telemetry.terminals import REG_OK, RegistrationInfo
@@ -143,7 +143,7 @@ class Session(SessionData):
         stats = self.gateway.stats
         stats.frames += 1
         try:
-            packet = decode_packet(frame)
+            packet = speedups.ACTIVE.decode_packet(frame)  # compiled where built (codecs/jt808/speedups.py)
             sub_total = packet.header.subpackage.total if packet.header.subpackage is not None else 1
             if sub_total > 1 and not self.authenticated:
                 # Registration and authentication are never sub-packaged: nothing is buffered for a stranger.
@@ -216,10 +216,10 @@ class Session(SessionData):
             # of acknowledgements instead of one each).
             self.version, self.protocol_version = header.version, header.protocol_version or 1
             if isinstance(body, Location):
-                self._pending.append((header, (location_to_fix(body, self._read_at),), False, serials))
+                self._pending.append((header, (to_fix(body, self._read_at),), False, serials))
             else:
                 assert isinstance(body, LocationBatch)
-                fixes = tuple(location_to_fix(loc, self._read_at) for loc in body.locations)
+                fixes = tuple(to_fix(loc, self._read_at) for loc in body.locations)
                 self._pending.append((header, fixes, body.blind_zone, serials))
             return
         await self._submit_pending()  # anything else keeps its place after the positions before it
@@ -263,7 +263,7 @@ class Session(SessionData):
             await self._reply(header)
         elif isinstance(body, VehicleControlReply | LocationQueryReply):
             answered = 0x8500 if isinstance(body, VehicleControlReply) else 0x8201
-            fix = location_to_fix(body.location, utcnow())
+            fix = to_fix(body.location, utcnow())
             await commands.on_position_reply(device, answered, body.reply_serial, fix_json(fix))
             await self._spawn(self._unacknowledged(header, (body.location,)))
         elif isinstance(body, Logout):

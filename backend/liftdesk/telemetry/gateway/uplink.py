@@ -30,7 +30,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     TerminalAttributes,
 )
 from liftdesk.telemetry.gateway.connection import PROTOCOL, Connection
-from liftdesk.telemetry.gateway.mapping import forklift_fields, location_to_fix, naive_utc, raw_items
+from liftdesk.telemetry.gateway.mapping import forklift_fields, naive_utc, raw_items, to_fix
 from liftdesk.telemetry.gateway.state import last_known
 from liftdesk.telemetry.messages import Behavior, CanFrame, DriverChange, FaceSeen, Fix, Report, UnknownDevice
 from liftdesk.telemetry.pipeline.drivers import DMS_KINDS
@@ -132,7 +132,7 @@ class SessionData(Connection):
         """A position that came as an answer (0x0500, 0x0201): stored, not acknowledged."""
         assert self.device is not None
         now = utcnow()
-        await self._submit([Report(self.device, tuple(location_to_fix(loc, now) for loc in locations), now)])
+        await self._submit([Report(self.device, tuple(to_fix(loc, now) for loc in locations), now)])
         if self.unknown:
             self._close_unknown()
 

@@ -20,10 +20,11 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import speedups
 from .drivers import CardList, parse_card_list
 from .errors import BodyError
-from .location import Location, decode_location
-from .packet import MAX_BODY, Header, Jt808Version, Packet, decode_packet, encode_frame, encode_frames
+from .location import Location
+from .packet import MAX_BODY, Header, Jt808Version, Packet, encode_frame, encode_frames
 from .platform import (
     AlarmConfirmation,
     DeleteCircleAreas,
@@ -78,7 +79,6 @@ from .terminal import (
     parse_can_data,
     parse_driver_identity,
     parse_general_reply,
-    parse_location_batch,
     parse_param_query_reply,
     parse_pass_through,
     parse_registration,
@@ -160,20 +160,20 @@ def _empty(factory: Callable[[], Body]) -> _Parser:
 
 
 def _location(body: bytes, version: Jt808Version, liftdesk: bool) -> Body:
-    return decode_location(body, liftdesk=liftdesk)
+    return speedups.ACTIVE.decode_location(body, liftdesk=liftdesk)
 
 
 def _with_serial(factory: Callable[[int, Location], Body]) -> _Parser:
     def run(body: bytes, version: Jt808Version, liftdesk: bool) -> Body:
         if len(body) < 2:
             raise ValueError("body shorter than the reply serial")
-        return factory(int.from_bytes(body[:2], "big"), decode_location(body[2:], liftdesk=liftdesk))
+        return factory(int.from_bytes(body[:2], "big"), speedups.ACTIVE.decode_location(body[2:], liftdesk=liftdesk))
 
     return run
 
 
 def _batch(body: bytes, version: Jt808Version, liftdesk: bool) -> Body:
-    return parse_location_batch(body, version, liftdesk=liftdesk)
+    return speedups.ACTIVE.parse_location_batch(body, version, liftdesk=liftdesk)
 
 
 def _pass_through(body: bytes, version: Jt808Version, liftdesk: bool) -> Body:
@@ -247,7 +247,7 @@ def parse_packet(packet: Packet, *, liftdesk: bool = True) -> Message:
 
 def decode_message(frame: bytes, *, liftdesk: bool = True) -> Message:
     """One frame → Message (no sub-package reassembly; see :class:`SubpackageAssembler`)."""
-    return parse_packet(decode_packet(frame), liftdesk=liftdesk)
+    return parse_packet(speedups.ACTIVE.decode_packet(frame), liftdesk=liftdesk)
 
 
 def encode_message(
