@@ -21,6 +21,8 @@ export interface RequestOptions {
   /** Do not send Blade-Auth even when signed in. */
   noToken?: boolean;
   timeout?: number;
+  /** The request outlives the page (fetch's `keepalive`): for what is sent as the page unloads. */
+  keepalive?: boolean;
 }
 
 /** A call that did not end with code 200. `code` 0 means no answer (timeout, network). */
@@ -106,6 +108,7 @@ export async function request<T = unknown>(url: string, opts: RequestOptions = {
       headers: requestHeaders(opts),
       body: opts.form ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data)),
       signal: controller.signal,
+      ...(opts.keepalive ? { keepalive: true } : {}),
     });
     text = await response.text();
   } catch (cause) {

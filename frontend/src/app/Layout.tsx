@@ -17,7 +17,7 @@ import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
 import { filterByRoles, findMenuByPath, menuLabel } from './menuUtil';
-import { logPageVisit } from './pageLog';
+import { flushPageLogOnLeave, logPageVisit } from './pageLog';
 import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
@@ -112,6 +112,8 @@ function Shell() {
 
   // Every page opened is recorded (pageLog), once per opening: a change of language renames it, no new visit.
   const logged = useRef<string | undefined>(undefined);
+  // what waits of them leaves when the page is hidden or goes away (a reload, a closed tab), not 3 s later
+  useEffect(() => flushPageLogOnLeave(), []);
   useEffect(() => {
     if (!label || logged.current === pathname) return;
     logged.current = pathname;

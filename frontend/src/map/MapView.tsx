@@ -31,15 +31,6 @@ maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({
   data: await planImageBytes(params.url.slice(PLAN_PROTOCOL.length + 3)),
 }));
 
-function webglSupported(): boolean {
-  try {
-    const canvas = document.createElement('canvas');
-    return !!(canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
-  } catch {
-    return false;
-  }
-}
-
 /** The map's element, which carries its MapLibre map (for the browser tests and for debugging from the console). */
 export type MapElement = HTMLDivElement & { maplibreMap?: maplibregl.Map };
 
@@ -94,7 +85,8 @@ export interface MapViewProps {
 export default function MapView({ basemap, siteplan, center, zoom, className, style, children, fadeDuration }: MapViewProps) {
   const { t } = useTranslation();
   const container = useRef<MapElement>(null);
-  const [supported] = useState(webglSupported);
+  // no WebGL: MapLibre cannot make its context (found when the map is made, not by a context made to find out)
+  const [supported, setSupported] = useState(true);
   const [value, setValue] = useState<MapContextValue | null>(null);
   const tenant = useTenantMap();
   const chosen = basemap ?? tenant.basemap;
@@ -113,88 +105,116 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
   const plain = status.state !== 'ok' && !plan && webglLayers === 0;
 
   useEffect(() => {
-    const element = container.current;
-    if (!element || !supported || !ready) return;
-    const first = JSON.parse(basemapKey) as Basemap;
-    const { center: at, zoom: level } = view.current;
-    setStatus({ state: first.tiles.length ? 'loading' : 'none' });
-    // The map starts on its background alone; the basemap's tiles are added once one of them has loaded (probed at
-    // the map's centre). Where tiles cannot load (a plant network without internet) the map never asks for them,
-    // the note says why at once, and the map draws nothing WebGL must draw (see PlainGrid).
-    const map = new maplibregl.Map({
-      container: element,
-      style: basemapStyle({ ...first, tiles: [] }),
-      center: [at[0], at[1]],
-      zoom: level,
-      dragRotate: false,
-      pitchWithRotate: false,
-      touchPitch: false,
-      attributionControl: { compact: true },
-      ...(fadeDuration === undefined ? {} : { fadeDuration }),
+    const target = container.current;
+    if (!target || !supported || !ready) return;
+    /** Makes the map in `element`; returns what removes it. */
+    function make(element: MapElement): () => void {
+      const first = JSON.parse(basemapKey) as Basemap;
+      const { center: at, zoom: level } = view.current;
+      setStatus({ state: first.tiles.length ? 'loading' : 'none' });
+      // The map starts on its background alone; the basemap's tiles are added once one of them has loaded (probed at
+      // the map's centre). Where tiles cannot load (a plant network without internet) the map never asks for them,
+      // the note says why at once, and the map draws nothing WebGL must draw (see PlainGrid).
+      let map: maplibregl.Map;
+      try {
+        map = new maplibregl.Map({
+          container: element,
+          style: basemapStyle({ ...first, tiles: [] }),
+          center: [at[0], at[1]],
+          zoom: level,
+          dragRotate: false,
+          pitchWithRotate: false,
+          touchPitch: false,
+          attributionControl: { compact: true },
+          ...(fadeDuration === undefined ? {} : { fadeDuration }),
+        });
+      } catch {
+        // no WebGL context could be made (MapLibre's "Failed to initialize WebGL")
+        setSupported(false);
+        return () => undefined;
+      }
+      map.touchZoomRotate.disableRotation();
+      map.keyboard.disableRotation();
+      const controls = setTimeout(() => {
+        map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+        map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
+      }, 0);
+      // Tiles that cannot load are the watcher's business; a listener keeps them (and a site plan image that cannot
+      // load) off the console.
+      map.on('error', () => undefined);
+      const needsWebGL = () => {
+        setWebglLayers((n) => n + 1);
+        return () => setWebglLayers((n) => n - 1);
+      };
+      map.once('load', () => setValue({ map, basemap: first, needsWebGL }));
+      element.maplibreMap = map;
+      const background = new PlainGrid(map);
+      setGrid(background);
+
+      let stopWatching: () => void = () => undefined;
+      const watch = () => {
+        stopWatching();
+        stopWatching = watchBasemap(map, BASEMAP_SOURCE, tileHost(first), (next) => {
+          if (next.state === 'failed') showFallback(map, true);
+          setStatus(next);
+        });
+      };
+      let stopped = false;
+      const loaded = new Promise<void>((resolve) => (map.loaded() ? resolve() : map.once('load', () => resolve())));
+      /** One tile at the map's centre; when it loads, the basemap's tiles go on the map and are watched from then. */
+      const probe = () => {
+        setStatus({ state: 'loading' });
+        const c = map.getCenter();
+        void probeTile(first.tiles[0], { at: [c.lng, c.lat], zoom: map.getZoom() }).then(async (result) => {
+          await loaded;
+          if (stopped) return;
+          if (result.state !== 'ok') {
+            setStatus(result);
+            return;
+          }
+          if (map.getSource(BASEMAP_SOURCE)) {
+            // ask for the tiles again (the failed ones are not retried by themselves)
+            showFallback(map, false);
+            (map.getSource(BASEMAP_SOURCE) as maplibregl.RasterTileSource).setTiles([...first.tiles]);
+          } else {
+            addBasemap(map, first);
+          }
+          watch();
+        });
+      };
+      retry.current = probe;
+      if (first.tiles.length) probe();
+
+      const observer = new ResizeObserver(() => map.resize());
+      observer.observe(element);
+      return () => {
+        stopped = true;
+        clearTimeout(controls);
+        stopWatching();
+        observer.disconnect();
+        const c = map.getCenter();
+        view.current = { center: [c.lng, c.lat], zoom: map.getZoom() };
+        setValue(null);
+        setGrid(null);
+        background.destroy();
+        delete element.maplibreMap;
+        map.remove();
+      };
+    }
+    // The map is made after the next frame, in a task of its own, and its controls in the task after: making a map
+    // (its WebGL context, its painter, reading its container's size) is the longest piece of script of a page that
+    // shows one; inside the commit that mounts the page it made one long task of the page's first render, the
+    // layout the commit left to do, and the map. Made after the frame, the page shows at once and the container's
+    // size is read from a layout already done.
+    let unmake: (() => void) | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => (unmake = make(target)), 0);
     });
-    map.touchZoomRotate.disableRotation();
-    map.keyboard.disableRotation();
-    map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
-    // Tiles that cannot load are the watcher's business; a listener keeps them (and a site plan image that cannot
-    // load) off the console.
-    map.on('error', () => undefined);
-    const needsWebGL = () => {
-      setWebglLayers((n) => n + 1);
-      return () => setWebglLayers((n) => n - 1);
-    };
-    map.once('load', () => setValue({ map, basemap: first, needsWebGL }));
-    element.maplibreMap = map;
-    const background = new PlainGrid(map);
-    setGrid(background);
-
-    let stopWatching: () => void = () => undefined;
-    const watch = () => {
-      stopWatching();
-      stopWatching = watchBasemap(map, BASEMAP_SOURCE, tileHost(first), (next) => {
-        if (next.state === 'failed') showFallback(map, true);
-        setStatus(next);
-      });
-    };
-    let stopped = false;
-    const loaded = new Promise<void>((resolve) => (map.loaded() ? resolve() : map.once('load', () => resolve())));
-    /** One tile at the map's centre; when it loads, the basemap's tiles go on the map and are watched from then. */
-    const probe = () => {
-      setStatus({ state: 'loading' });
-      const c = map.getCenter();
-      void probeTile(first.tiles[0], { at: [c.lng, c.lat], zoom: map.getZoom() }).then(async (result) => {
-        await loaded;
-        if (stopped) return;
-        if (result.state !== 'ok') {
-          setStatus(result);
-          return;
-        }
-        if (map.getSource(BASEMAP_SOURCE)) {
-          // ask for the tiles again (the failed ones are not retried by themselves)
-          showFallback(map, false);
-          (map.getSource(BASEMAP_SOURCE) as maplibregl.RasterTileSource).setTiles([...first.tiles]);
-        } else {
-          addBasemap(map, first);
-        }
-        watch();
-      });
-    };
-    retry.current = probe;
-    if (first.tiles.length) probe();
-
-    const observer = new ResizeObserver(() => map.resize());
-    observer.observe(element);
     return () => {
-      stopped = true;
-      stopWatching();
-      observer.disconnect();
-      const c = map.getCenter();
-      view.current = { center: [c.lng, c.lat], zoom: map.getZoom() };
-      setValue(null);
-      setGrid(null);
-      background.destroy();
-      delete element.maplibreMap;
-      map.remove();
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      unmake?.();
     };
   }, [supported, ready, basemapKey, fadeDuration]);
 

@@ -353,16 +353,20 @@ const MonitorMap = memo(function MonitorMap({
   );
 });
 
-/** Height of an element, kept current (the virtual table needs a number). */
+/**
+ * Height of an element, kept current (the virtual table needs a number). The first one comes from the observer too,
+ * once the browser has laid the page out: read at mount (`clientHeight`), it made the browser lay out the whole new
+ * page inside the commit that mounts it, a third of that task.
+ */
 function useHeight<T extends HTMLElement>(): [RefObject<T | null>, number] {
   const ref = useRef<T>(null);
   const [height, setHeight] = useState(400);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
+    // (called after layout: reading the height there costs nothing)
     const observer = new ResizeObserver(() => setHeight(el.clientHeight));
     observer.observe(el);
-    setHeight(el.clientHeight);
     return () => observer.disconnect();
   }, []);
   return [ref, height];
