@@ -22,9 +22,10 @@ import { website } from '../../config/website';
 import { sessionStore } from '../../store/session';
 import { saveLanguage } from '../../i18n';
 import { Logo } from '../../components/Logo';
-import { RegisterDialog } from './RegisterDialog';
 
 const TenantChooser = lazy(() => import('./TenantChooser'));
+// the registration dialog loads when it is first opened: the sign-in page stays light
+const RegisterDialog = lazy(() => import('./RegisterDialog'));
 
 interface AccountForm {
   tenantId: string;
@@ -323,14 +324,16 @@ export default function LoginPage() {
           />
         </div>
       </div>
-      {registration && (
-        <RegisterDialog
-          open={registering}
-          tenantId={registration.tenantId}
-          tenantHidden={registration.tenantHidden}
-          onClose={() => setRegistering(false)}
-          onRegistered={() => void registered()}
-        />
+      {registration && registering && (
+        <Suspense fallback={null}>
+          <RegisterDialog
+            open
+            tenantId={registration.tenantId}
+            tenantHidden={registration.tenantHidden}
+            onClose={() => setRegistering(false)}
+            onRegistered={() => void registered()}
+          />
+        </Suspense>
       )}
       {choice && (
         <Suspense fallback={null}>

@@ -23,7 +23,7 @@ const LABELS: Record<Field, string> = {
  * and a refusal of the server that names a field shows under it. On success the user is told to wait for an
  * administrator ("注册提示") and, once they close it, `onRegistered` signs out.
  */
-export function RegisterDialog({
+export default function RegisterDialog({
   open,
   tenantId,
   tenantHidden,
