@@ -121,6 +121,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Registration submitted; wait for an administrator to approve it",
     ),
     "password_mismatch": ("两次输入的密码不一致", "The two passwords do not match"),
+    "password_mismatch_field": ("{field}: 两次输入的密码不一致", "{field}: the two passwords do not match"),
+    "tenant_not_found_field": ("{field}: 租户ID未找到", "{field}: tenant ID not found"),
+    "register_too_often": ("注册过于频繁,请稍后再试", "Too many registrations from this address, try again later"),
+    "user_not_pending": ("这些账号不是待审核的注册: {value}", "These accounts are not pending registrations: {value}"),
+    # organisation logos (system/api/logos.py)
+    "logo_type": ("{field}: 只能上传 jpg、png、jpeg 格式的图片", "{field}: only jpg, png or jpeg pictures"),
+    "logo_content": (
+        "{field}: 文件内容不是 {kind} 图片, 与扩展名不符",
+        "{field}: the file's content is not a {kind} picture, as its extension says",
+    ),
+    "logo_link": ("{field}: 须为本租户上传的 jpg 或 png 图片", "{field}: must be a jpg or png picture uploaded here"),
     "old_password_wrong": ("原密码不正确", "The old password is wrong"),
     "admin_role_only": ("只有超级管理员可以执行此操作", "Only the super administrator may do this"),
     "tenant_quota": ("租户账号数量已达上限", "The tenant has reached its account quota"),

@@ -151,6 +151,8 @@ async def password_grant(
         await session.commit()
         raise OAuthError(t("bad_credentials"))
     if user.status != 1:
+        if user.status == 0 and not (user.role_id or "").strip():  # a registration not approved yet
+            raise OAuthError(t("register_pending"), "user_pending")
         raise OAuthError(t("user_disabled"))
     await clear_failures(session, tenant.tenant_id, account)
     answer = await issue_pair(session, client, user, tenant)

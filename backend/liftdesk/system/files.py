@@ -361,6 +361,27 @@ def check_upload(settings: Settings, data: bytes, original_name: str) -> Kind:
     return kind
 
 
+#: What a picture of a fixed kind may be named (``.jpeg`` is a JPEG too) and the kind its content must then be.
+PICTURE_EXTENSIONS = {"png": "png", "jpg": "jpg", "jpeg": "jpg"}
+
+
+def check_picture(settings: Settings, data: bytes, original_name: str, max_bytes: int, field: str = "file") -> Kind:
+    """A picture named .jpg / .jpeg / .png whose content is that kind (the upload's own checks: empty, size, kind
+    by content), at most ``max_bytes`` (and the upload limit); else a 400 naming ``field``."""
+    extension = original_name.rsplit(".", 1)[-1].lower() if "." in original_name else ""
+    if extension not in PICTURE_EXTENSIONS:
+        raise ServiceError(t("logo_type", field=field))
+    if not data:
+        raise ServiceError(t("file_empty", field=field))
+    limit = min(max_bytes, settings.upload_max_bytes)
+    if len(data) > limit:
+        raise ServiceError(t("file_too_large", field=field, limit=f"{limit / (1024 * 1024):g}"))
+    kind = sniff(data, original_name)
+    if kind is None or kind.extension != PICTURE_EXTENSIONS[extension]:
+        raise ServiceError(t("logo_content", field=field, kind=extension.upper()))
+    return kind
+
+
 #: Where an attachment's file is read (``system.api.files.download_attach``): an attachment's ``link`` is this with
 #: ``?id=``.
 ATTACH_DOWNLOAD = "/api/blade-resource/attach/download"
@@ -399,6 +420,16 @@ async def store_attachment(
         await store.delete(key)  # no row, no file
         raise
     return row
+
+
+async def attachment_of_link(ctx: crud.Ctx, link: str) -> m.Attach | None:
+    """The tenant's attachment a ``link`` (``ATTACH_DOWNLOAD?id=``) reads, whoever uploaded it; None if it is not
+    such a link or names no attachment of the tenant."""
+    prefix = f"{ATTACH_DOWNLOAD}?id="
+    if not link.startswith(prefix) or not link[len(prefix) :].isdigit() or len(link) > len(prefix) + 20:
+        return None
+    stmt = ctx.scope.select(m.Attach, data=False).where(m.Attach.id == int(link[len(prefix) :]))
+    return (await ctx.session.execute(stmt)).scalars().first()
 
 
 def display_name(name: str | None, kind: Kind) -> str:

@@ -213,6 +213,7 @@ class DeptHooks(Hooks):
             obj.full_name = obj.dept_name
         if not creating and "parent_id" in data:
             await _carry_subtree(ctx, obj)
+        await _check_logo(ctx, obj)
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
@@ -226,6 +227,22 @@ class DeptHooks(Hooks):
         for r in rows:
             r["dept_category_name"] = labels.get(str(r.get("dept_category")), "")
         return rows
+
+
+async def _check_logo(ctx: Ctx, obj: Any) -> None:
+    """A changed logo must be a picture uploaded to the tenant (``dept/upload-logo``: its attachment link), so that
+    the top bar never loads an address from elsewhere or another tenant's file; an unchanged one stays as it is."""
+    from sqlalchemy import inspect as inspect_row
+
+    from liftdesk.system import files
+
+    link = (obj.dept_logo or "").strip()
+    obj.dept_logo = link or None
+    if not link or not inspect_row(obj).attrs.dept_logo.history.has_changes():
+        return
+    attach = await files.attachment_of_link(ctx, link)
+    if attach is None or attach.extension not in files.PICTURE_EXTENSIONS.values():
+        raise ServiceError(t("logo_link", field="deptLogo"))
 
 
 async def _carry_subtree(ctx: Ctx, obj: Any) -> None:
@@ -319,7 +336,8 @@ async def _check_quota(ctx: Ctx) -> None:
         return
     from liftdesk.core.crud import count
 
-    used = await count(ctx, ctx.scope.select(m.User))
+    # registrations waiting for approval (status 0) count once approved (api/registrations.py)
+    used = await count(ctx, ctx.scope.select(m.User).where(m.User.status != 0))
     if used >= tenant.account_number:
         raise ServiceError(t("tenant_quota"))
 

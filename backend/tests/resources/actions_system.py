@@ -685,3 +685,59 @@ CASES.update(
         key("POST", f"{SMS}/endpoint/send-message"): ActionCase(_sms_send, cleanup=_sms_send_remove),
     }
 )
+
+
+# ---------------------------------------------------------------- organisation logos (system/api/logos.py)
+
+
+async def _logo_upload(api: Api, tenant: str) -> Call:
+    await _none_enabled(api, tenant)
+    return Call(files={"file": ("logo.png", _plan_png(), "image/png")}, probe=("GET", f"{OSS}/list", {}))
+
+
+async def _own_logo(api: Api, tenant: str) -> Call:
+    """The tenant administrator's organisation gets a logo: another tenant's call answers its own, never this."""
+    await _none_enabled(api, tenant)
+    up = await api.post(f"{DEPT}/upload-logo", files={"file": ("logo.png", _plan_png(), "image/png")}, tenant=tenant)
+    assert up["code"] == 200, up
+    me = (await api.get(f"{USER}/info", tenant=tenant))["data"]
+    dept = (await api.get(f"{USER}/detail", params={"id": me["id"]}, tenant=tenant))["data"]["deptId"].split(",")[0]
+    saved = await api.post(f"{DEPT}/submit", json={"id": dept, "deptLogo": up["data"]["link"]}, tenant=tenant)
+    assert saved["code"] == 200, saved
+    return Call(marker=up["data"]["link"], probe=_dept_probe({"id": dept}))
+
+
+# ---------------------------------------------------------------- registrations (system/api/registrations.py)
+
+
+async def _pending_user(api: Api, tenant: str) -> dict[str, Any]:
+    """A registration of ``tenant`` waiting for approval, as register-guest writes it."""
+    from liftdesk.system.models import User
+
+    account = api.unique("reg")
+    async with api.db.sessionmaker() as s:
+        user = User(tenant_id=tenant, account=account, name=account, real_name=account, password="x", status=0)
+        user.role_id, user.dept_id, user.post_id = "", "", ""
+        s.add(user)
+        await s.commit()
+        return {"id": str(user.id), "account": account}
+
+
+async def _audit_pass(api: Api, tenant: str) -> Call:
+    user, role, dept = await _pending_user(api, tenant), await _role(api, tenant), await _dept_row(api, tenant)
+    return Call(params={"userIds": user["id"], "roleIds": role["id"], "deptIds": dept["id"]}, probe=_user_probe(user))
+
+
+async def _audit_refuse(api: Api, tenant: str) -> Call:
+    user = await _pending_user(api, tenant)
+    return Call(params={"userIds": user["id"]}, probe=_user_probe(user))
+
+
+CASES.update(
+    {
+        key("POST", f"{DEPT}/upload-logo"): ActionCase(_logo_upload),
+        key("GET", f"{DEPT}/logo"): ActionCase(_own_logo),
+        key("POST", f"{USER}/audit-pass"): ActionCase(_audit_pass),
+        key("POST", f"{USER}/audit-refuse"): ActionCase(_audit_refuse),
+    }
+)

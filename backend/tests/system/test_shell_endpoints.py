@@ -25,16 +25,17 @@ async def test_register_guest_waits_for_an_administrator(api: Api) -> None:
 
 
 async def _register(api: Api, account: str) -> None:
-    body = {"tenantId": "000000", "name": "Guest", "account": account, "password": "guest-pass", "password2": "x"}
+    body = {"tenantId": "000000", "name": "Guest", "account": account, "password": "Guest-pass1", "password2": "x"}
     mismatch = (await api.client.post("/api/blade-user/register-guest", json=body)).json()
-    assert mismatch["code"] == 400 and mismatch["msg"] == "两次输入的密码不一致"
+    assert mismatch["code"] == 400 and mismatch["msg"] == "password2: 两次输入的密码不一致"
     missing = (await api.client.post("/api/blade-user/register-guest", json={**body, "tenantId": ""})).json()
     assert missing["code"] == 400 and "tenantId" in missing["msg"]
-    ok = (await api.client.post("/api/blade-user/register-guest", json={**body, "password2": "guest-pass"})).json()
+    ok = (await api.client.post("/api/blade-user/register-guest", json={**body, "password2": "Guest-pass1"})).json()
     assert ok["code"] == 200 and ok["msg"] == "注册申请已提交,请耐心等待管理员通过!"
-    pending = await api.login(account, "guest-pass")
+    pending = await api.login(account, "Guest-pass1")
     assert pending.status_code == 400, "a pending account cannot sign in before it is approved"
-    again = (await api.client.post("/api/blade-user/register-guest", json={**body, "password2": "guest-pass"})).json()
+    assert pending.json()["error"] == "user_pending" and pending.json()["error_description"] == ok["msg"]
+    again = (await api.client.post("/api/blade-user/register-guest", json={**body, "password2": "Guest-pass1"})).json()
     assert again == ok, "a taken account gets the same answer as a free one: no account oracle"
     async with api.db.sessionmaker() as s:
         rows = (await s.execute(select(m.User).where(m.User.account == account))).scalars().all()

@@ -18,7 +18,7 @@ export interface AccountLogin {
 }
 
 /** Password (or captcha) grant. Fields travel as query parameters (Saber). */
-export function loginByAccount(form: AccountLogin): Promise<TokenInfo> {
+export function loginByAccount(form: AccountLogin, opts: { silent?: boolean } = {}): Promise<TokenInfo> {
   const headers: Record<string, string> = { 'Tenant-Id': form.tenantId };
   if (form.captcha) {
     headers['Captcha-Key'] = form.captcha.key;
@@ -27,6 +27,7 @@ export function loginByAccount(form: AccountLogin): Promise<TokenInfo> {
   return request<TokenInfo>(`${AUTH}/token`, {
     method: 'POST',
     noToken: true,
+    silent: opts.silent,
     headers,
     params: {
       tenantId: form.tenantId,
@@ -133,4 +134,20 @@ export function passwordProblem(plain: string): 'length' | 'classes' | null {
 
 export function getTenantInfo(domain: string): Promise<TenantInfo | null> {
   return apiGet('/api/blade-system/tenant/info', { domain }, { silent: true, noToken: true });
+}
+
+/** What the third-party registration dialog sends (`register-guest`); the password travels as typed. */
+export interface Registration {
+  tenantId: string;
+  name: string;
+  account: string;
+  password: string;
+  password2: string;
+  /** The signed-in third-party user's id, when there is one. */
+  oauthId?: string;
+}
+
+/** Asks for an account: it waits for an administrator's approval (用户管理) before it can sign in. */
+export function registerGuest(form: Registration): Promise<unknown> {
+  return request('/api/blade-user/register-guest', { method: 'POST', data: form, noToken: true, silent: true });
 }

@@ -5105,6 +5105,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-system/dept/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The top bar's logo: that of the caller's organisation or of its nearest ancestor with one (empty: none)
+         * @description Permission: every signed-in user. Kind: read.
+         */
+        get: operations["dept-dept_own_logo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-system/dept/orgPage": {
         parameters: {
             query?: never;
@@ -5247,6 +5267,26 @@ export interface paths {
         get: operations["dept-dept_tree"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-system/dept/upload-logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an organisation logo (jpg / jpeg / png, at most 5 MB, content matching the extension) to the tenant's enabled store; the answer's link is saved as deptLogo
+         * @description multipart field 'file': a .jpg, .jpeg or .png picture of at most 5 MB (checked by content)
+         */
+        post: operations["dept-dept_upload_logo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6526,6 +6566,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-user/audit-pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve pending registrations: the users get the roles and organisations given and may sign in (all or none; counts against the tenant's account quota)
+         * @description Permission: the button user_edit. Kind: batch.
+         */
+        post: operations["user-user_audit_pass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blade-user/audit-refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse pending registrations: they are removed (all or none)
+         * @description Permission: the button user_edit. Kind: batch.
+         */
+        post: operations["user-user_audit_refuse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-user/detail": {
         parameters: {
             query?: never;
@@ -6766,7 +6846,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Self-registration: a pending account an administrator approves (status 0 until then) */
+        /** Self-registration: a pending account an administrator approves (audit-pass) before it can sign in */
         post: operations["user-register_guest"];
         delete?: never;
         options?: never;
@@ -8607,6 +8687,14 @@ export interface components {
         };
         /** Body_carInfo-vehicle_import_vehicle */
         "Body_carInfo-vehicle_import_vehicle": {
+            /**
+             * File
+             * @description the file (multipart field 'file')
+             */
+            file: string;
+        };
+        /** Body_dept-dept_upload_logo */
+        "Body_dept-dept_upload_logo": {
             /**
              * File
              * @description the file (multipart field 'file')
@@ -12561,6 +12649,16 @@ export interface components {
             /** Useragent */
             userAgent?: string | null;
         };
+        /** LogoOut */
+        LogoOut: {
+            /** Deptid */
+            deptId?: string | null;
+            /**
+             * Deptlogo
+             * @default
+             */
+            deptLogo: string;
+        };
         /**
          * MapSettingIn
          * @description What a tenant saves of its map. The site plan image itself is uploaded apart (``plan/upload``).
@@ -15412,6 +15510,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["LogUsualOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[LogoOut] */
+        R_LogoOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["LogoOut"] | null;
             /**
              * Msg
              * @default
@@ -19859,8 +19976,18 @@ export interface components {
             captchaMode: boolean;
             /** Domain */
             domain: string;
+            /**
+             * Registeropen
+             * @default false
+             */
+            registerOpen: boolean;
             /** Tenantid */
             tenantId: string;
+            /**
+             * Tenantresolved
+             * @default false
+             */
+            tenantResolved: boolean;
         };
         /** TenantOut */
         TenantOut: {
@@ -30588,6 +30715,26 @@ export interface operations {
             };
         };
     };
+    "dept-dept_own_logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LogoOut_"];
+                };
+            };
+        };
+    };
     "dept-dept_org_page": {
         parameters: {
             query?: {
@@ -30830,6 +30977,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
+                };
+            };
+        };
+    };
+    "dept-dept_upload_logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_dept-dept_upload_logo"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_UploadOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -32865,6 +33045,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_TopMenuOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_audit_pass": {
+        parameters: {
+            query: {
+                /** @description comma-separated ids of pending users */
+                userIds: string;
+                /** @description comma-separated role ids the users get */
+                roleIds: string;
+                /** @description comma-separated organisation ids the users join */
+                deptIds: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "user-user_audit_refuse": {
+        parameters: {
+            query: {
+                /** @description comma-separated user ids */
+                userIds: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_bool_"];
                 };
             };
             /** @description Validation Error */

@@ -3,12 +3,13 @@ import { Outlet, useLocation } from 'react-router';
 import { Drawer, Layout as AntLayout, Result, Spin } from 'antd';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiGet } from '../api/client';
 import { website } from '../config/website';
 import { useCommon, setCollapse } from '../store/common';
 import { currentRoles, tokenStoredAt, useSession } from '../store/session';
 import { openTab, tabsStore, useTabs, findTab } from '../store/tabs';
 import { Logo, LogoMark } from '../components/Logo';
+import { ownLogo } from '../pages/dept/logo';
+import { useLogoUrl } from '../pages/dept/useLogoUrl';
 import { ErrorBoundary } from './ErrorBoundary';
 import { MenuSearchOverlay } from './MenuSearch';
 import { LiveProvider } from '../live/LiveProvider';
@@ -37,15 +38,13 @@ function useSizeClass() {
   return size;
 }
 
-/** The department's logo when it has one, else the default mark. */
-function useDeptLogo(deptId: string | undefined): string | undefined {
-  const { data } = useQuery({
-    queryKey: ['dept-logo', deptId],
-    queryFn: () => apiGet('/api/blade-system/dept/detail', { id: deptId ?? '' }, { silent: true }),
-    enabled: !!deptId,
-    staleTime: Infinity,
-  });
-  return data?.deptLogo || undefined;
+/**
+ * The logo of the signed-in user's organisation (or of its nearest ancestor with one), as a picture the page may
+ * show; undefined: the product's own.
+ */
+function useOrgLogo(userId: string | undefined): string | undefined {
+  const { data } = useQuery({ queryKey: ['org-logo', userId], queryFn: ownLogo, enabled: !!userId, staleTime: 60_000 });
+  return useLogoUrl(data?.deptLogo || undefined);
 }
 
 /** The signed-in shell and its pages, with the cache of server data (which the login page does without). */
@@ -72,7 +71,7 @@ function Shell() {
   const topMenus = useTopMenus();
   const tabs = useTabs();
   const [searchOpen, setSearchOpen] = useState(false);
-  const deptLogo = useDeptLogo(userInfo?.dept_id?.split(',')[0]);
+  const deptLogo = useOrgLogo(userInfo?.user_id);
 
   const roles = useMemo(() => currentRoles(userInfo), [userInfo]);
   const menus = useMemo(() => filterByRoles(routes.data ?? [], roles), [routes.data, roles]);
@@ -144,7 +143,7 @@ function Shell() {
       >
         <div className={`sider-logo${theme.siderDark ? ' dark' : ''}`}>
           {deptLogo ? (
-            <img src={deptLogo} alt="logo" className="dept-logo" />
+            <img src={deptLogo} alt={t('shell.orgLogo')} className="dept-logo" data-testid="org-logo" />
           ) : collapse ? (
             <LogoMark size={30} />
           ) : (
@@ -163,6 +162,7 @@ function Shell() {
       <AntLayout className="app-main">
         <AntLayout.Header className="app-header">
           <TopBar
+            logo={phone ? deptLogo : undefined}
             menus={allMenus}
             topMenus={topMenus.data ?? []}
             compact={size <= 1}
@@ -204,7 +204,7 @@ function Shell() {
           styles={{ body: { padding: 0 } }}
         >
           <div className={`sider-logo${theme.siderDark ? ' dark' : ''}`}>
-            <Logo size={30} inverse={theme.siderDark} />
+            {deptLogo ? <img src={deptLogo} alt={t('shell.orgLogo')} className="dept-logo" /> : <Logo size={30} inverse={theme.siderDark} />}
           </div>
           {routes.isLoading ? <Spin style={{ margin: 24 }} /> : <SideMenu menus={menus} dark={theme.siderDark} collapsed={false} />}
         </Drawer>

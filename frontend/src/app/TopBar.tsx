@@ -50,12 +50,15 @@ function useFullscreen(): [boolean, () => void] {
 }
 
 export function TopBar({
+  logo,
   menus,
   topMenus,
   compact,
   onSearch,
   dark,
 }: {
+  /** The organisation's logo shown in the bar itself (on a phone, where the side menu and its logo are folded away). */
+  logo?: string;
   menus: MenuVO[];
   topMenus: TopMenu[];
   compact: boolean;
@@ -119,6 +122,7 @@ export function TopBar({
         onClick={() => setCollapse(!collapse)}
         aria-label={t('shell.toggleMenu')}
       />
+      {logo && <img src={logo} alt={t('shell.orgLogo')} className="top-org-logo" data-testid="org-logo" />}
       {!compact && topMenus.length > 0 && (
         <Menu
           className="top-menu"

@@ -15,17 +15,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, BackgroundTasks, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import Field
 from sqlalchemy import select
 
 from liftdesk.core.config import get_settings
 from liftdesk.core.deps import AUTH_REVOKED, SessionDep
-from liftdesk.core.envelope import Forbidden, OAuthError, R, ServiceError, ok
+from liftdesk.core.envelope import OAuthError, R, ok
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import NOT_BLANK, Schema
 from liftdesk.core.security import token_from_request
 from liftdesk.system import auth, phone
 from liftdesk.system import models as m
+from liftdesk.system.api import registrations
+from liftdesk.system.service import param_value
 
 router = APIRouter()
 OAUTH = "/api/blade-auth/oauth"
@@ -175,6 +176,10 @@ class TenantInfo(Schema):
     domain: str
     background_url: str
     captcha_mode: bool
+    #: The tenant was found by the domain (the sign-in and registration forms need not ask for it).
+    tenant_resolved: bool = False
+    #: Self-registration is switched on (parameter ``account.registerUser``): the registration dialog is offered.
+    register_open: bool = False
 
 
 @router.get(f"{SYS}/tenant/info", tags=["auth"], summary="Public tenant info for the sign-in page (by domain)")
@@ -190,70 +195,19 @@ async def tenant_info(session: SessionDep, domain: str = "") -> R[TenantInfo]:
             domain=domain,
             background_url=(tenant.background_url or "") if tenant else "",
             captcha_mode=get_settings().captcha_mode,
+            tenant_resolved=tenant is not None,
+            register_open=(await param_value(session, "account.registerUser", "false")).lower() == "true",
         )
     )
-
-
-class GuestIn(Schema):
-    tenant_id: str = ""
-    name: Annotated[str, Field(max_length=20)] = ""
-    account: Annotated[str, Field(max_length=45)] = ""
-    password: Annotated[str, Field(max_length=64)] = ""
-    password2: Annotated[str, Field(max_length=64)] = ""
-    oauth_id: Annotated[str, Field(max_length=64)] = ""
 
 
 @router.post(
     "/api/blade-user/register-guest",
     tags=["user"],
-    summary="Self-registration: a pending account an administrator approves (status 0 until then)",
+    summary="Self-registration: a pending account an administrator approves (audit-pass) before it can sign in",
 )
-async def register_guest(session: SessionDep, body: GuestIn) -> R[bool]:
-    from liftdesk.core.security import hash_password, md5_hex
-    from liftdesk.system.service import param_value
-
-    if (await param_value(session, "account.registerUser", "false")).lower() != "true":
-        raise Forbidden(t("register_closed"), 403)
-    for field, value in (
-        ("tenantId", body.tenant_id),
-        ("account", body.account),
-        ("password", body.password),
-        ("password2", body.password2),
-    ):
-        if not value.strip():
-            raise ServiceError(t("field_required", field=field))
-    if body.password != body.password2:
-        raise ServiceError(t("password_mismatch"))
-    if len(body.password) < 6:
-        raise ServiceError(t("field_too_short", field="password", limit=6))
-    tenant = (
-        await session.execute(select(m.Tenant).where(m.Tenant.tenant_id == body.tenant_id, m.Tenant.is_deleted == 0))
-    ).scalar_one_or_none()
-    if tenant is None:
-        raise ServiceError(t("tenant_not_found"))
-    taken = await session.execute(
-        select(m.User.id).where(
-            m.User.tenant_id == tenant.tenant_id, m.User.account == body.account, m.User.is_deleted == 0
-        )
-    )
-    if taken.first() is not None:
-        # The same answer as for a free account: registration must not tell an outsider which accounts exist.
-        # The administrator who approves registrations sees only the ones that were created.
-        return ok(True, t("register_pending"))
-    session.add(
-        m.User(
-            tenant_id=tenant.tenant_id,
-            account=body.account,
-            name=body.name or body.account,
-            real_name=body.name or body.account,
-            password=hash_password(md5_hex(body.password)),
-            status=0,
-            role_id="",
-            dept_id="",
-            post_id="",
-        )
-    )
-    await session.commit()
+async def register_guest(request: Request, session: SessionDep, body: registrations.GuestIn) -> R[bool]:
+    await registrations.register(session, body, request.client.host if request.client else "")
     return ok(True, t("register_pending"))
 
 

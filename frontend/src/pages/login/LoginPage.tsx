@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Alert, Button, Form, Input, Space, Tabs, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Space, Tabs, Typography } from 'antd';
 import {
   LockOutlined,
   SafetyOutlined,
@@ -15,7 +15,8 @@ import { useTranslation } from 'react-i18next';
 import { getCaptcha, getTenantInfo, getTenantListByAccount, loginByAccount, type AccountLogin } from '../../api/auth';
 import type { Captcha, TenantOption, TokenInfo } from '../../api/types';
 import { ApiError } from '../../api/request';
-import { completeLogin } from '../../app/session';
+import { toast } from '../../api/toast';
+import { completeLogin, signOut } from '../../app/session';
 import { website } from '../../config/website';
 import { sessionStore } from '../../store/session';
 import { saveLanguage } from '../../i18n';
@@ -23,6 +24,8 @@ import { Logo } from '../../components/Logo';
 
 const TenantChooser = lazy(() => import('./TenantChooser'));
 const PhoneTab = lazy(() => import('./PhoneTab'));
+// the registration dialog loads when it is first opened: the sign-in page stays light
+const RegisterDialog = lazy(() => import('./RegisterDialog'));
 
 interface AccountForm {
   tenantId: string;
@@ -36,8 +39,16 @@ function safeRedirect(value: string | null): string {
   return '/';
 }
 
-function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountLogin, tenants: TenantOption[]) => Promise<void> }) {
+function AccountTab({
+  onSuccess,
+  onRegister,
+}: {
+  onSuccess: (info: TokenInfo, form: AccountLogin, tenants: TenantOption[]) => Promise<void>;
+  /** Opens the registration dialog (absent: registration is switched off). */
+  onRegister?: () => void;
+}) {
   const { t } = useTranslation();
+  const { modal } = App.useApp();
   const [form] = Form.useForm<AccountForm>();
   const [loading, setLoading] = useState(false);
   const [captchaMode, setCaptchaMode] = useState(false);
@@ -86,12 +97,17 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
         password: values.password,
         captcha: captchaMode && captcha ? { key: captcha.key, code: values.code ?? '' } : undefined,
       };
-      const info = await loginByAccount(login);
+      const info = await loginByAccount(login, { silent: true });
       await onSuccess(info, login, await loadTenants(info, values.password));
     } catch (err) {
-      // the request wrapper already showed the server's message (error_description); after several failures
-      // the server asks for the captcha
+      // the server's message (error_description); a registration not approved yet gets the registration's alert;
+      // after several failures the server asks for the captcha
       const body = err instanceof ApiError ? (err.body as { error?: string } | null) : null;
+      if (body?.error === 'user_pending') {
+        modal.warning({ title: t('register.alertTitle'), content: err instanceof ApiError ? err.message : '', okText: t('common.confirm') });
+      } else if (err instanceof ApiError) {
+        toast.error(err.message);
+      }
       const needsCaptcha = body?.error === 'captcha_required';
       if (needsCaptcha) setCaptchaMode(true);
       if (captchaMode || needsCaptcha) refreshCaptcha();
@@ -145,15 +161,27 @@ function AccountTab({ onSuccess }: { onSuccess: (info: TokenInfo, form: AccountL
           {t('login.submit')}
         </Button>
       </Form.Item>
+      {onRegister && (
+        <div className="login-register">
+          <Button type="link" size="small" onClick={onRegister} data-testid="open-register">
+            {t('register.open')}
+          </Button>
+        </div>
+      )}
     </Form>
   );
 }
 
-function SocialTab() {
+function SocialTab({ onRegister }: { onRegister?: () => void }) {
   const { t } = useTranslation();
   return (
     <div>
       <Alert type="info" showIcon title={t('login.socialNotConfigured')} style={{ marginBottom: 24 }} />
+      {onRegister && (
+        <Button block onClick={onRegister} style={{ marginBottom: 24 }} data-testid="social-register">
+          {t('register.title')}
+        </Button>
+      )}
       <div className="social-list">
         {[
           { icon: <WechatOutlined />, key: 'wechat' },
@@ -174,6 +202,32 @@ export default function LoginPage() {
   const [choice, setChoice] = useState<{ info: TokenInfo; login: AccountLogin; tenants: TenantOption[] } | null>(null);
   const [chosen, setChosen] = useState('');
   const [switching, setSwitching] = useState(false);
+  const [registration, setRegistration] = useState<{ open: boolean; tenantId: string; tenantHidden: boolean } | null>(null);
+  const [registering, setRegistering] = useState(false);
+
+  // self-registration is offered when the server has it switched on; the tenant is asked unless the domain told it
+  useEffect(() => {
+    let alive = true;
+    getTenantInfo(window.location.hostname)
+      .then((info) => {
+        if (!alive || !info?.registerOpen) return;
+        setRegistration({
+          open: true,
+          tenantId: info.tenantResolved ? (info.tenantId ?? '') : sessionStore.get().tenantId || website.tenantId,
+          tenantHidden: !website.tenantMode || info.tenantResolved === true,
+        });
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, []);
+  const openRegister = registration ? () => setRegistering(true) : undefined;
+  // after the alert: signed out (whatever session there was) and on the sign-in page
+  const registered = async () => {
+    await signOut();
+    void navigate('/login', { replace: true });
+  };
 
   const finish = async (info: TokenInfo) => {
     await completeLogin(info);
@@ -239,7 +293,11 @@ export default function LoginPage() {
           <Tabs
             defaultActiveKey="account"
             items={[
-              { key: 'account', label: t('login.tabAccount'), children: <AccountTab onSuccess={onSuccess} /> },
+              {
+                key: 'account',
+                label: t('login.tabAccount'),
+                children: <AccountTab onSuccess={onSuccess} onRegister={openRegister} />,
+              },
               {
                 key: 'phone',
                 label: t('login.tabPhone'),
@@ -249,11 +307,22 @@ export default function LoginPage() {
                   </Suspense>
                 ),
               },
-              { key: 'social', label: t('login.tabSocial'), children: <SocialTab /> },
+              { key: 'social', label: t('login.tabSocial'), children: <SocialTab onRegister={openRegister} /> },
             ]}
           />
         </div>
       </div>
+      {registration && registering && (
+        <Suspense fallback={null}>
+          <RegisterDialog
+            open
+            tenantId={registration.tenantId}
+            tenantHidden={registration.tenantHidden}
+            onClose={() => setRegistering(false)}
+            onRegistered={() => void registered()}
+          />
+        </Suspense>
+      )}
       {choice && (
         <Suspense fallback={null}>
           <TenantChooser

@@ -1,6 +1,7 @@
 import { createElement, lazy } from 'react';
 import { action, operation } from '../../api/manifest';
 import { DeptSortButton } from '../../pages/dept/DeptSortButton';
+import { LogoInput } from '../../pages/dept/LogoInput';
 import { defineResource, type ToolbarExtra } from '../types';
 
 // dialogs of one organisation, loaded when first opened
@@ -40,6 +41,8 @@ export default defineResource({
     { prop: 'deptCategory', label: 'dept.deptCategory', width: 100 },
     { prop: 'sort', label: 'common.sort', width: 80, defaultValue: 1 },
     { prop: 'parentId', label: 'dept.parentId', type: 'tree', treeUrl: operation('dept', 'tree'), displayProp: 'parentName', hideInTable: true },
+    // uploaded (jpg / jpeg / png, 5 MB) to the tenant's store; the top bar shows it to the organisation's users
+    { prop: 'deptLogo', label: 'dept.deptLogo', input: LogoInput, hideInTable: true, hideInSearch: true, hideInDetail: true, wide: true },
     { prop: 'remark', label: 'common.remark', type: 'textarea', hideInTable: true },
   ],
 });

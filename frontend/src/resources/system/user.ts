@@ -1,13 +1,35 @@
-import { createElement } from 'react';
+import { createElement, lazy } from 'react';
 import { action, operation } from '../../api/manifest';
 import { defineResource } from '../types';
 import { GrantRoles } from './userGrant';
+import type { Row } from '../types';
+
+// 审核通过 of a registered newcomer: roles and organisations chosen in a dialog, loaded when first opened
+const ApproveDialog = lazy(() => import('./userApprove'));
+
+/** A registration waiting for approval: status 0 and no role yet (an administrator's user always has one). */
+function isPending(row: Row): boolean {
+  return Number(row.status) === 0 && !String(row.roleId ?? '');
+}
 
 export default defineResource({
   code: 'user',
   resource: 'user',
   title: 'resource.user',
   rowActions: [
+    // a newcomer registered through the sign-in page waits here until approved (or refused: the row goes)
+    { key: 'approve', label: 'userAdmin.approve', permission: 'edit', when: isPending, open: ApproveDialog },
+    {
+      key: 'refuse',
+      label: 'userAdmin.refuse',
+      permission: 'edit',
+      when: isPending,
+      danger: true,
+      confirm: 'userAdmin.refuseConfirm',
+      done: 'userAdmin.refused',
+      path: action('user', 'audit_refuse'),
+      params: (row) => ({ userIds: String(row.id) }),
+    },
     {
       key: 'resetPassword',
       label: 'user.resetPassword',
@@ -72,5 +94,19 @@ export default defineResource({
       hideInTable: true,
     },
     { prop: 'code', label: 'user.code', hideInTable: true },
+    {
+      prop: 'status',
+      label: 'user.status',
+      type: 'select',
+      options: [
+        { label: 'user.statusPending', value: 0 },
+        { label: 'user.statusActive', value: 1 },
+      ],
+      search: true,
+      searchParam: 'status_equal',
+      hideInForm: true,
+      width: 90,
+      format: (value, _row, t) => (Number(value) === 0 ? t('user.statusPending') : t('user.statusActive')),
+    },
   ],
 });
