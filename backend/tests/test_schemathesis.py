@@ -20,9 +20,9 @@ import pytest
 from tests.conftest import BASIC, _create_pg_database, _drop_pg_database, md5
 from tests.test_serve_smoke import free_port, poll
 
-EXAMPLES = "4"
+EXAMPLES = "2"
 #: The document-acceptance run: schema-valid data only, from the examples, the schema's boundaries and fuzzing.
-ACCEPTANCE = ["--mode", "positive", "--phases", "examples,coverage,fuzzing", "-n", "3"]
+ACCEPTANCE = ["--mode", "positive", "--phases", "examples,coverage,fuzzing", "-n", "2"]
 #: Its generation: no NUL in any text (the server refuses NUL everywhere, ``core.http.RequestGuard``, which the
 #: document says of no field), and nothing taken from the answers (the document says what a request may look like,
 #: not which rows exist: values read back from the server lead to the rules of those rows, not of the document).
