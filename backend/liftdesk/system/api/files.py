@@ -94,15 +94,7 @@ async def upload_file(ctx: crud.Ctx, upload: UploadFile, request: Request) -> Up
     data = await upload.read(settings.upload_max_bytes + 1)
     kind = files.check_upload(settings, data, upload.filename or "")
     row = await files.store_attachment(ctx, settings, data, kind, upload.filename)
-    return UploadOut(
-        link=row.link,
-        domain=row.domain,
-        name=row.name,
-        original_name=row.original_name,
-        attach_id=row.id,
-        extension=row.extension,
-        attach_size=row.attach_size,
-    )
+    return uploaded(row)
 
 
 def _disposition(name: str) -> str:
@@ -141,3 +133,16 @@ async def download_attach(ctx: crud.Ctx, query: AttachIdQuery, request: Request)
         "Content-Security-Policy": "sandbox",
     }
     return Response(content=data, media_type=row.content_type, headers=headers)
+
+
+def uploaded(row: m.Attach) -> UploadOut:
+    """The answer to an upload: the attachment just stored (``file/upload``, the organisation logo's upload)."""
+    return UploadOut(
+        link=row.link,
+        domain=row.domain,
+        name=row.name,
+        original_name=row.original_name,
+        attach_id=row.id,
+        extension=row.extension,
+        attach_size=row.attach_size,
+    )

@@ -22,6 +22,7 @@ from liftdesk.core.schemas import Id, Schema
 from liftdesk.system import files
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
+from liftdesk.system.api.files import uploaded
 from liftdesk.system.schemas import UploadOut
 
 #: The largest logo (the specification's 5 MB).
@@ -57,15 +58,7 @@ async def upload_logo(ctx: crud.Ctx, upload: UploadFile, request: Request) -> Up
     data = await upload.read(LOGO_MAX_BYTES + 1)
     kind = files.check_picture(settings, data, upload.filename or "", LOGO_MAX_BYTES)
     row = await files.store_attachment(ctx, settings, data, kind, upload.filename)
-    return UploadOut(
-        link=row.link,
-        domain=row.domain,
-        name=row.name,
-        original_name=row.original_name,
-        attach_id=row.id,
-        extension=row.extension,
-        attach_size=row.attach_size,
-    )
+    return uploaded(row)
 
 
 @res.DEPT.action(
