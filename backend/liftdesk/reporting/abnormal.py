@@ -120,6 +120,26 @@ async def _silences(ctx: Ctx, tenants: set[str]) -> dict[str, timedelta]:
     }
 
 
+def _car_fields(
+    v: Any, st: Any, conditions: list[Condition], names: dict[int, str], types: dict[str, str]
+) -> dict[str, Any]:
+    """What the list and the detail say of one abnormal vehicle (``AbnormalCar``'s fields)."""
+    sinces = [c.since for c in conditions if c.since is not None]
+    return {
+        "car_id": v.id,
+        "car_no": v.car_no,
+        "device_number": v.device_number or "",
+        "mechanism_id": v.mechanism_id,
+        "mechanism_name": names.get(v.mechanism_id, "") if v.mechanism_id else "",
+        "car_type_name": types.get(str(v.car_type), ""),
+        "last_seen": st.last_seen if st is not None else None,
+        "online": bool(st.online) if st is not None else False,
+        "reasons": [c.reason for c in conditions],
+        "reason_names": ", ".join(c.reason_name for c in conditions),
+        "since": min(sinces) if sinces else None,
+    }
+
+
 async def abnormal(
     ctx: Ctx,
     mechanism_id: int | None = None,
@@ -181,20 +201,7 @@ async def abnormal(
                 continue
         if not conditions:
             continue
-        sinces = [c.since for c in conditions if c.since is not None]
-        car = AbnormalCar(
-            car_id=v.id,
-            car_no=v.car_no,
-            device_number=v.device_number or "",
-            mechanism_id=v.mechanism_id,
-            mechanism_name=names.get(v.mechanism_id, "") if v.mechanism_id else "",
-            car_type_name=types.get(str(v.car_type), ""),
-            last_seen=st.last_seen if st is not None else None,
-            online=bool(st.online) if st is not None else False,
-            reasons=[c.reason for c in conditions],
-            reason_names=", ".join(c.reason_name for c in conditions),
-            since=min(sinces) if sinces else None,
-        )
+        car = AbnormalCar(**_car_fields(v, st, conditions, names, types))
         found.append((car, v, st, conditions))
     found.sort(key=lambda f: (f[0].since or datetime.max, f[0].car_no, f[0].car_id))
     return found
@@ -242,19 +249,8 @@ async def abnormal_info(ctx: Ctx, car_id: int) -> AbnormalInfo:
             )
         )
     maxima = open_max([st.open_events]) if st is not None else {}
-    sinces = [c.since for c in conditions if c.since is not None]
     return AbnormalInfo(
-        car_id=v.id,
-        car_no=v.car_no,
-        device_number=v.device_number or "",
-        mechanism_id=v.mechanism_id,
-        mechanism_name=names.get(v.mechanism_id, "") if v.mechanism_id else "",
-        car_type_name=types.get(str(v.car_type), ""),
-        last_seen=st.last_seen if st is not None else None,
-        online=bool(st.online) if st is not None else False,
-        reasons=[c.reason for c in conditions],
-        reason_names=", ".join(c.reason_name for c in conditions),
-        since=min(sinces) if sinces else None,
+        **_car_fields(v, st, conditions, names, types),
         conditions=conditions,
         fault_codes=[str(c) for c in json.loads((st.extra if st is not None else None) or "{}").get("faults", [])],
         open_alarms=[
