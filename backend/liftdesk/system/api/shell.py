@@ -5,8 +5,10 @@
 ``common/cosToken`` (a direct-upload credential) is served with the uploads (system/api/files.py): a presigned POST
 whose conditions the object store enforces before it stores anything (the one key made by the server, 1 byte to the
 upload limit, the ``Content-Type`` of the name's extension, which must be an accepted kind, 10 minutes), recorded as
-an attachment whose content is checked whenever it is read through its link, before any byte is served. Only the
-content cannot be checked before the file is stored. On the local disk it is a 400: upload with ``file/upload``.
+an attachment whose content is checked whenever it is read through its link (the only way Liftdesk serves a stored
+file), before any byte is served. What is not checked: the content before the file is stored (it waits in the bucket
+unchecked), and what the bucket itself serves to others under its own access policy. On the local disk it is a 400:
+upload with ``file/upload``.
 
 Not served: ``common/getMechanismParamList`` (the specification names the call and nothing of its parameters or
 answer, and no stored data is a "mechanism parameter").
