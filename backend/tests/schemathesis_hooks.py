@@ -73,6 +73,8 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "map_corners_all": (400, "/map/setting/save", "some corners given and not all (no schema says all or none)"),
     "file_empty": (400, ("/file/upload", "/upload-logo"), "an empty file (no schema states a file's least size)"),
     "file_type": (400, "/file/upload", "the file is of no accepted kind (what a file holds, no schema says)"),
+    "file_type_name": (400, "/common/cosToken", "fileName's extension is of no accepted kind (a setting)"),
+    "direct_upload_local": (400, "/common/cosToken", "the tenant's files are kept on the local disk (no object store)"),
     "file_too_large": (400, ("/file/upload", "/upload-logo"), "the file is over the limit (a setting; a logo's 5 MB)"),
     # organisation logos and registrations (system/api/logos.py, system/api/registrations.py)
     "logo_type": (400, "/upload-logo", "the file's name is no .jpg, .jpeg or .png (no schema names a file)"),

@@ -187,6 +187,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{field}: 不支持此类文件 (按内容识别), 允许: {types}",
         "{field}: this kind of file is not accepted (recognised by its content); accepted: {types}",
     ),
+    "file_type_name": (
+        "{field}: 不支持此类文件 (按扩展名识别), 允许: {types}",
+        "{field}: this kind of file is not accepted (recognised by its extension); accepted: {types}",
+    ),
+    "direct_upload_local": (
+        "直传需要对象存储, 本租户的文件存放在本地磁盘, 请通过 file/upload 上传",
+        "Direct upload needs object storage; this tenant's files are kept on the local disk: upload with file/upload",
+    ),
+    "file_unchecked_content": (
+        "直传的文件内容不是 {kind} 文件或超出上传限制, 不予读取",
+        "The directly uploaded file's content is not a {kind} file or exceeds the upload limit; it is not served",
+    ),
     "file_missing": ("文件不存在或已删除", "The file does not exist or has been removed"),
     "file_store_failed": ("文件存储失败: {reason}", "The file could not be stored: {reason}"),
     "endpoint_scheme": (

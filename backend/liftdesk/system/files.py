@@ -11,12 +11,20 @@ checked to stay under the tenant's folder (:func:`safe_key`, :meth:`LocalStore.p
 An upload is accepted by its content, not its name or declared type (:func:`sniff`): images (the site plan's check,
 ``system.api.map_setting.image_type``, plus GIF), PDF, ZIP and the Office formats inside it, UTF-8 text; at most
 ``upload_max_bytes``, of the kinds of ``upload_types`` (settings).
+
+A direct upload (``common/cosToken``, :func:`issue_direct_upload`) goes from the client to the tenant's object storage
+with a presigned POST the service itself enforces: one key made here, 1 byte to ``upload_max_bytes``, the
+``Content-Type`` of the kind the file's name says, 10 minutes. Its content cannot be checked before it is stored; its
+attachment row (``attach_size`` 0 until then unknown) makes every read through the attachment's link check it
+(:func:`check_unchecked`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import io
+import json
 import logging
 import os
 import re
@@ -220,6 +228,15 @@ def _missing(exc: Exception) -> bool:
     return code in ("NoSuchKey", "404", "NotFound")
 
 
+@dataclass(frozen=True)
+class DirectUpload:
+    """A presigned POST: the form's address, the fields to send with the file, when it expires (UTC, naive)."""
+
+    url: str
+    fields: dict[str, str]
+    expire_at: datetime
+
+
 class S3Store:
     """A bucket of an S3-compatible service (minio, aliyun OSS, tencent COS, qiniu Kodo, AWS)."""
 
@@ -255,6 +272,25 @@ class S3Store:
 
     async def check(self) -> None:
         await self._call("head_bucket")
+
+    def presigned_post(self, key: str, kind: Kind, max_bytes: int, seconds: int) -> DirectUpload:
+        """A presigned POST (SigV4, computed here: nothing is sent) that lets its holder store one object: at ``key``
+        exactly (boto3 adds the bucket's and the key's conditions), of 1..``max_bytes`` bytes, with the kind's
+        ``Content-Type``, within ``seconds``. StoreError when the configuration cannot sign one."""
+        try:
+            post = _client(self.config).generate_presigned_post(
+                Bucket=self.config.bucket,
+                Key=safe_key(key),
+                Fields={"Content-Type": kind.content_type},
+                Conditions=[{"Content-Type": kind.content_type}, ["content-length-range", 1, max_bytes]],
+                ExpiresIn=seconds,
+            )
+            fields = {str(k): str(v) for k, v in post["fields"].items()}
+            expiration = json.loads(base64.b64decode(fields["policy"]))["expiration"]
+            expire_at = datetime.fromisoformat(expiration).astimezone(UTC).replace(tzinfo=None)
+        except Exception as exc:  # botocore's errors (a configuration it cannot sign with)
+            raise StoreError(_reason(exc)) from exc
+        return DirectUpload(url=str(post["url"]), fields=fields, expire_at=expire_at)
 
 
 def files_root(settings: Settings) -> Path:
@@ -294,6 +330,11 @@ class Kind:
     content_type: str
 
 
+GIF = Kind("gif", "image/gif")
+PDF = Kind("pdf", "application/pdf")
+ZIP = Kind("zip", "application/zip")
+TXT = Kind("txt", "text/plain; charset=utf-8")
+CSV = Kind("csv", "text/csv; charset=utf-8")
 _OOXML = {
     "word/": Kind("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
     "xl/": Kind("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
@@ -307,12 +348,12 @@ def _zip_kind(data: bytes) -> Kind:
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     except (zipfile.BadZipFile, ValueError, OSError):
-        return Kind("zip", "application/zip")
+        return ZIP
     if "[Content_Types].xml" in names:
         for prefix, kind in _OOXML.items():
             if any(n.startswith(prefix) for n in names):
                 return kind
-    return Kind("zip", "application/zip")
+    return ZIP
 
 
 def _is_text(data: bytes) -> bool:
@@ -331,16 +372,23 @@ def sniff(data: bytes, original_name: str) -> Kind | None:
     if image is not None:
         return Kind(_IMAGES[image], image)
     if data[:6] in (b"GIF87a", b"GIF89a"):
-        return Kind("gif", "image/gif")
+        return GIF
     if data.startswith(b"%PDF-"):
-        return Kind("pdf", "application/pdf")
+        return PDF
     if data.startswith(b"PK\x03\x04"):
         return _zip_kind(data)
     if _is_text(data):
         if original_name.lower().endswith(".csv"):
-            return Kind("csv", "text/csv; charset=utf-8")
-        return Kind("txt", "text/plain; charset=utf-8")
+            return CSV
+        return TXT
     return None
+
+
+#: Every kind :func:`sniff` tells, by its extension: what a direct upload's name may end with (``kind_of_name``).
+KINDS: dict[str, Kind] = {
+    kind.extension: kind
+    for kind in (*(Kind(ext, ct) for ct, ext in _IMAGES.items()), GIF, PDF, ZIP, *_OOXML.values(), TXT, CSV)
+}
 
 
 def accepted_kinds(settings: Settings) -> list[str]:
@@ -358,6 +406,17 @@ def check_upload(settings: Settings, data: bytes, original_name: str) -> Kind:
     accepted = accepted_kinds(settings)
     if kind is None or kind.extension not in accepted:
         raise ServiceError(t("file_type", field="file", types=", ".join(accepted)))
+    return kind
+
+
+def kind_of_name(settings: Settings, name: str, field: str) -> Kind:
+    """The kind a file named ``name`` is to be (by its extension, which must be one of the accepted kinds: the rule
+    of ``file/upload``, told by the name since there are no bytes yet); else a 400 naming ``field``."""
+    extension = name.rsplit(".", 1)[-1].strip().lower() if "." in name else ""
+    accepted = accepted_kinds(settings)
+    kind = KINDS.get(extension)
+    if kind is None or extension not in accepted:
+        raise ServiceError(t("file_type_name", field=field, types=", ".join(accepted)))
     return kind
 
 
@@ -387,19 +446,15 @@ def check_picture(settings: Settings, data: bytes, original_name: str, max_bytes
 ATTACH_DOWNLOAD = "/api/blade-resource/attach/download"
 
 
-async def store_attachment(
-    ctx: crud.Ctx, settings: Settings, data: bytes, kind: Kind, filename: str | None
+def new_key(kind: Kind) -> str:
+    """A new file's key in its store, made here (never from what a client sends): ``upload/<yyyymmdd>/<random>.<kind>``
+    (under the tenant's folder on the local disk; in the tenant's own bucket on object storage)."""
+    return f"upload/{datetime.now(UTC):%Y%m%d}/{uuid.uuid4().hex}.{kind.extension}"
+
+
+def _attach_row(
+    ctx: crud.Ctx, store: Store, config: m.Oss | None, key: str, kind: Kind, filename: str | None, size: int
 ) -> m.Attach:
-    """Put a checked upload in the tenant's enabled store (else the local disk) under a key made here, and write its
-    attachment row (flushed; committed with the request). The file is removed again when the row cannot be
-    written."""
-    config = await enabled_config(ctx)
-    store = store_of(settings, ctx.scope.tenant_id, config)
-    key = f"upload/{datetime.now(UTC):%Y%m%d}/{uuid.uuid4().hex}.{kind.extension}"
-    try:
-        await store.put(key, data, kind.content_type)
-    except StoreError as exc:
-        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
     ident = next_id()
     row = m.Attach(
         id=ident,
@@ -408,18 +463,75 @@ async def store_attachment(
         name=key,
         original_name=display_name(filename, kind),
         extension=kind.extension,
-        attach_size=len(data),
+        attach_size=size,
         content_type=kind.content_type,
         oss_id=config.id if config is not None else None,
     )
     ctx.scope.stamp(row, creating=True)
     ctx.session.add(row)
+    return row
+
+
+async def store_attachment(
+    ctx: crud.Ctx, settings: Settings, data: bytes, kind: Kind, filename: str | None
+) -> m.Attach:
+    """Put a checked upload in the tenant's enabled store (else the local disk) under a key made here, and write its
+    attachment row (flushed; committed with the request). The file is removed again when the row cannot be
+    written."""
+    config = await enabled_config(ctx)
+    store = store_of(settings, ctx.scope.tenant_id, config)
+    key = new_key(kind)
+    try:
+        await store.put(key, data, kind.content_type)
+    except StoreError as exc:
+        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
+    row = _attach_row(ctx, store, config, key, kind, filename, len(data))
     try:
         await ctx.session.flush()
     except Exception:
         await store.delete(key)  # no row, no file
         raise
     return row
+
+
+#: How long a direct-upload credential (``common/cosToken``) can be used, in seconds.
+DIRECT_UPLOAD_SECONDS = 600
+
+
+async def issue_direct_upload(
+    ctx: crud.Ctx, settings: Settings, file_name: str, field: str = "fileName"
+) -> tuple[m.Attach, DirectUpload, Kind]:
+    """A presigned POST for one file named ``file_name`` into the tenant's enabled object storage (its kind by the
+    name's extension, at most ``upload_max_bytes``), and its attachment row (flushed), whose ``attach_size`` stays 0:
+    not checked by this server (:func:`check_unchecked` checks its content whenever it is read). A 400 when the
+    name's kind is not accepted (naming ``field``) or the tenant's files are kept on the local disk."""
+    kind = kind_of_name(settings, file_name, field)
+    config = await enabled_config(ctx)
+    store = store_of(settings, ctx.scope.tenant_id, config)
+    if not isinstance(store, S3Store):
+        raise ServiceError(t("direct_upload_local"))
+    key = new_key(kind)
+    try:
+        post = store.presigned_post(key, kind, settings.upload_max_bytes, DIRECT_UPLOAD_SECONDS)
+    except StoreError as exc:
+        raise ServiceError(t("file_store_failed", reason=str(exc))) from None
+    row = _attach_row(ctx, store, config, key, kind, file_name, 0)
+    await ctx.session.flush()
+    return row, post, kind
+
+
+def check_unchecked(settings: Settings, row: m.Attach, data: bytes) -> None:
+    """An attachment this server did not check when it was stored (a direct upload: ``attach_size`` 0; an upload
+    through ``file/upload`` is never empty) is read only if its content is its kind, within the upload limit;
+    else a 400. The others pass as they are."""
+    if row.attach_size:
+        return
+    try:
+        kind: Kind | None = check_upload(settings, data, f"file.{row.extension}")
+    except ServiceError:
+        kind = None
+    if kind is None or kind.extension != row.extension:
+        raise ServiceError(t("file_unchecked_content", kind=row.extension))
 
 
 async def attachment_of_link(ctx: crud.Ctx, link: str) -> m.Attach | None:

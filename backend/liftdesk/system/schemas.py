@@ -527,6 +527,32 @@ class UploadOut(Schema):
     attach_size: int
 
 
+class CosTokenQuery(Schema):
+    file_name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=255,
+            description="the file's name; its extension (one of the accepted kinds) fixes its Content-Type",
+        ),
+    ]
+
+
+class CosTokenOut(Schema):
+    """A direct-upload credential (``common/cosToken``): POST ``fields`` and then the file (multipart field ``file``,
+    last) to ``url`` before ``expireAt``. The object store accepts exactly the key ``key``, 1 to ``maxSize`` bytes and
+    the ``Content-Type`` ``contentType``; the file is then read at ``link`` (with a token of the tenant), which checks
+    its content first."""
+
+    url: str
+    fields: dict[str, str]
+    key: str
+    link: str
+    content_type: str
+    max_size: int
+    expire_at: Time
+
+
 # ---------------------------------------------------------------- notices and in-site messages (system/messages.py)
 
 

@@ -621,10 +621,25 @@ async def _file_upload(api: Api, tenant: str) -> Call:
     return Call(files={"file": ("plan.png", _plan_png(), "image/png")}, probe=("GET", f"{OSS}/list", {}))
 
 
+async def _cos_token(api: Api, tenant: str) -> Call:
+    """An enabled configuration of a bucket of its own (at an address where nothing listens: a credential is signed
+    here, nothing is sent); another tenant gets its own storage's credential or the local disk's refusal."""
+    bucket = f"cos-{api.unique('b').lower()}"
+    config = {**await RESOURCE_CASES["oss"].create(api, tenant), "bucketName": bucket}
+    row = (await api.post(f"{OSS}/submit", json=config, tenant=tenant))["data"]
+    assert (await api.post(f"{OSS}/enable", params={"id": row["id"]}, tenant=tenant))["code"] == 200
+    return Call(params={"fileName": "plan.png"}, marker=bucket, probe=("GET", "/api/blade-resource/attach/list", {}))
+
+
+async def _no_store(api: Api, tenant: str, call: Call) -> None:
+    await _none_enabled(api, tenant)
+
+
 CASES.update(
     {
         key("POST", f"{OSS}/enable"): ActionCase(_oss_enable, cleanup=_oss_remove),
         key("POST", "/api/blade-fics/file/upload"): ActionCase(_file_upload),
+        key("GET", f"{FICS}/common/cosToken"): ActionCase(_cos_token, cleanup=_no_store),
     }
 )
 EXEMPTIONS[key("POST", f"{OSS}/test")] = (

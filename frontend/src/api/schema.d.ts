@@ -1916,6 +1916,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/common/cosToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A direct-upload credential (presigned POST, 10 minutes) for one file into the tenant's object storage
+         * @description Permission: every signed-in user. Kind: action.
+         */
+        get: operations["files-attach_cos_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/common/getAddress": {
         parameters: {
             query?: never;
@@ -9527,6 +9547,34 @@ export interface components {
         } | {
             carId: string;
         };
+        /**
+         * CosTokenOut
+         * @description A direct-upload credential (``common/cosToken``): POST ``fields`` and then the file (multipart field ``file``,
+         *     last) to ``url`` before ``expireAt``. The object store accepts exactly the key ``key``, 1 to ``maxSize`` bytes and
+         *     the ``Content-Type`` ``contentType``; the file is then read at ``link`` (with a token of the tenant), which checks
+         *     its content first.
+         */
+        CosTokenOut: {
+            /** Contenttype */
+            contentType: string;
+            /**
+             * Expireat
+             * @example 2025-01-31 08:00:00
+             */
+            expireAt: string;
+            /** Fields */
+            fields: {
+                [key: string]: string;
+            };
+            /** Key */
+            key: string;
+            /** Link */
+            link: string;
+            /** Maxsize */
+            maxSize: number;
+            /** Url */
+            url: string;
+        };
         /** Country */
         Country: {
             /**
@@ -14978,6 +15026,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["CommandOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[CosTokenOut] */
+        R_CosTokenOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["CosTokenOut"] | null;
             /**
              * Msg
              * @default
@@ -25242,6 +25309,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_VehicleInfo_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files-attach_cos_token": {
+        parameters: {
+            query: {
+                /** @description the file's name; its extension (one of the accepted kinds) fixes its Content-Type */
+                fileName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_CosTokenOut_"];
                 };
             };
             /** @description Validation Error */

@@ -7,8 +7,17 @@
 - ``POST /api/blade-fics/file/upload`` (multipart ``file``; every signed-in user: the shell's upload helper): the file
   goes to the tenant's enabled store (else the local disk), checked by content and size (``files.check_upload``), and
   an attachment row is written; the answer is ``{link, domain, name, originalName, attachId}``.
+- ``GET /api/blade-fics-report/fics/common/cosToken?fileName=`` (every signed-in user, like ``file/upload``): a
+  direct-upload credential for the tenant's enabled object storage (``files.issue_direct_upload``): a presigned POST
+  the object store enforces (one key made here, in the tenant's own bucket; 1 byte to the upload limit; the
+  ``Content-Type`` of the name's extension, which must be an accepted kind; 10 minutes) and the attachment row it
+  will be read through. Checked before anything is stored: who asks, the kind by the name, the size, the key, the
+  type header. Not checked before: the content (a picture's bytes matching its extension); it is checked whenever
+  the file is read through its link (``files.check_unchecked``), and nothing else of Liftdesk serves it. What the
+  bucket itself serves to others (its own access policy) is the bucket's business. On the local disk (no
+  configuration enabled): 400, upload with ``file/upload``.
 - ``GET /api/blade-resource/attach/download?id=`` (every signed-in user of the tenant: the attachment's ``link``): the
-  file's bytes, as an attachment. Another tenant's id is not found.
+  file's bytes, as an attachment. Another tenant's id is not found. A direct upload's content is checked first.
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from liftdesk.core.i18n import t
 from liftdesk.system import files
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
-from liftdesk.system.schemas import AttachIdQuery, OssIdQuery, OssOut, UploadOut
+from liftdesk.system.api.common import FICS
+from liftdesk.system.schemas import AttachIdQuery, CosTokenOut, CosTokenQuery, OssIdQuery, OssOut, UploadOut
 
 UPLOAD = "/api/blade-fics/file/upload"
 DOWNLOAD = files.ATTACH_DOWNLOAD
@@ -97,6 +107,28 @@ async def upload_file(ctx: crud.Ctx, upload: UploadFile, request: Request) -> Up
     return uploaded(row)
 
 
+@res.ATTACH.action(
+    "GET",
+    f"{FICS}/common/cosToken",
+    permission=SIGNED_IN,
+    query=CosTokenQuery,
+    answer=CosTokenOut,
+    summary="A direct-upload credential (presigned POST, 10 minutes) for one file into the tenant's object storage",
+)
+async def cos_token(ctx: crud.Ctx, query: CosTokenQuery, request: Request) -> CosTokenOut:
+    settings = _settings(request)
+    row, post, kind = await files.issue_direct_upload(ctx, settings, query.file_name)
+    return CosTokenOut(
+        url=post.url,
+        fields=post.fields,
+        key=row.name,
+        link=row.link,
+        content_type=kind.content_type,
+        max_size=settings.upload_max_bytes,
+        expire_at=post.expire_at,
+    )
+
+
 def _disposition(name: str) -> str:
     """``attachment`` with the name in UTF-8 (RFC 6266 / 5987) and a plain ASCII fallback."""
     fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\;' else "_" for c in name) or "file"
@@ -126,6 +158,7 @@ async def download_attach(ctx: crud.Ctx, query: AttachIdQuery, request: Request)
         raise ServiceError(t("file_missing")) from None
     except files.StoreError as exc:
         raise ServiceError(t("file_store_failed", reason=str(exc))) from None
+    files.check_unchecked(_settings(request), row, data)
     headers = {
         "Content-Disposition": _disposition(row.original_name),
         "Cache-Control": "private, no-store",

@@ -2,10 +2,16 @@
 ``common/getEnumToDictList``, ``showHide/find`` / ``options`` and ``pageLog/save`` / ``page`` / ``getPageDict`` /
 ``getBehaviorCnt``.
 
+``common/cosToken`` (a direct-upload credential) is served with the uploads (system/api/files.py): a presigned POST
+whose conditions the object store enforces before it stores anything (the one key made by the server, 1 byte to the
+upload limit, the ``Content-Type`` of the name's extension, which must be an accepted kind, 10 minutes), recorded as
+an attachment whose content is checked whenever it is read through its link (the only way Liftdesk serves a stored
+file), before any byte is served. What is not checked: the content before the file is stored (it waits in the bucket
+unchecked), and what the bucket itself serves to others under its own access policy. On the local disk it is a 400:
+upload with ``file/upload``.
+
 Not served: ``common/getMechanismParamList`` (the specification names the call and nothing of its parameters or
-answer, and no stored data is a "mechanism parameter"); ``common/cosToken`` (a direct-upload credential: uploads go
-through ``file/upload``, which checks type, size and content before anything is stored; a presigned credential would
-let a client store what was never checked).
+answer, and no stored data is a "mechanism parameter").
 """
 
 from __future__ import annotations
