@@ -130,9 +130,11 @@ export async function api(base, path, { method = 'GET', token, params, body, ten
   return res.json();
 }
 
+/** A user's token in `tenantId` (the token call's Tenant-Id header names the tenant: it wins over the parameter). */
 export async function tokenFor(base, username, password, tenantId = '000000') {
   const body = await api(base, '/api/blade-auth/oauth/token', {
     method: 'POST',
+    tenantId,
     params: { tenantId, username, password: md5(password), grant_type: 'password', scope: 'all', type: 'account' },
   });
   if (!body.access_token) throw new Error(`login of ${username} failed: ${JSON.stringify(body)}`);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, md5, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, choosePassword, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const ACCOUNT = 'newcomer1';
 const PASSWORD = 'New-user#1';
@@ -219,24 +219,12 @@ describe('third-party registration, approval and the organisation logo', () => {
     // another tenant reads no byte of it
     const other = await api(backend.base, '/api/blade-system/tenant/submit', { method: 'POST', token, body: { tenantName: 'E2E 其他租户' } });
     assert.equal(other.code, 200, JSON.stringify(other));
-    // its administrator (the token call's Tenant-Id header names the tenant)
+    // its administrator, who chooses a password first
     const tenantId = other.data.tenantId;
-    const signIn = async (password) => {
-      const params = { tenantId, username: 'admin', password: md5(password), grant_type: 'password', scope: 'all', type: 'account' };
-      const answer = await api(backend.base, '/api/blade-auth/oauth/token', { method: 'POST', tenantId, params });
-      assert.ok(answer.access_token, JSON.stringify(answer));
-      return answer.access_token;
-    };
-    // a new tenant's administrator chooses a password first
-    const first = await signIn('admin');
-    const changed = await api(backend.base, '/api/blade-user/update-password', {
-      method: 'POST',
-      token: first,
-      tenantId,
-      params: { oldPassword: md5('admin'), newPassword: md5(ADMIN_PASSWORD), newPassword1: md5(ADMIN_PASSWORD) },
-    });
-    assert.equal(changed.code, 200, JSON.stringify(changed));
-    const theirToken = await signIn(ADMIN_PASSWORD);
+    await choosePassword(backend.base, 'admin', 'admin', ADMIN_PASSWORD, tenantId);
+    const theirToken = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD, tenantId);
+    const them = await api(backend.base, '/api/blade-user/info', { token: theirToken, tenantId });
+    assert.equal(them.data?.tenantId, tenantId, `the token is the other tenant's: ${JSON.stringify(them)}`);
     const link = (await api(backend.base, '/api/blade-system/dept/detail', { token, params: { id: ids.root } })).data.deptLogo;
     const theirs = await fetch(new URL(link, backend.base), { headers: { 'Blade-Auth': `bearer ${theirToken}`, 'Tenant-Id': tenantId } });
     assert.equal((await theirs.json()).code, 400, 'another tenant gets no file of this one');

@@ -3,7 +3,7 @@
 // organisation and a range are chosen, the rows, the totals row and the chart of daily hours are checked, the export
 // is downloaded and read back (an .xlsx with the same rows and the totals), and the page is photographed at three
 // widths (var/e2e/report-efficiency-<width>.png, and its table: report-efficiency-<width>-table.png; the chart with a
-// day's tooltip: report-efficiency-chart-tooltip.png).
+// day's tooltip: report-efficiency-chart-tooltip.png; the organisation select open: report-organisations-open.png).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -165,10 +165,21 @@ describe('vehicle efficiency report', () => {
   });
 
   it('shows the rows and the totals of the organisation over the range chosen', async () => {
-    // the organisation, from the tree
-    const tree = page.locator('.report-filters .ant-select').first();
-    await tree.click();
-    await page.locator('.ant-select-tree-node-content-wrapper', { hasText: orgName }).click();
+    // the organisation, from the organisations the caller may see (common/getMechanismParamList): searched by its
+    // path, shown under its parent
+    const organisations = page.locator('.report-filters .ant-select').first();
+    await organisations.click();
+    await page.locator('.ant-select-item-option').first().waitFor();
+    await page.waitForTimeout(400); // the list's opening animation
+    await page.screenshot({ path: shot('report-organisations-open') });
+    await page.keyboard.type(orgName);
+    const option = page.locator('.ant-select-item-option', { hasText: orgName });
+    await option.first().waitFor();
+    assert.equal(await option.count(), 1);
+    const indent = await option.getByTestId('mechanism-option').evaluate((el) => getComputedStyle(el).paddingInlineStart);
+    assert.notEqual(indent, '0px', 'an organisation under the root is indented');
+    await option.click();
+    assert.ok((await organisations.innerText()).includes(orgName), 'the organisation chosen shows in the box');
     // the range: typed into the picker
     const inputs = page.locator('.report-filters .ant-picker-range input');
     await inputs.nth(0).click();

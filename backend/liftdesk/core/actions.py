@@ -18,7 +18,9 @@ state: the command service, the terminals, the bus, the database). Its answer is
 in ``R`` unless the action is ``raw`` (a file download).
 
 Permissions: ``view`` (one of the resource's menus), ``add`` / ``edit`` / ``delete`` (the resource's buttons),
-``SIGNED_IN`` (every signed-in user of the tenant: their own menus, the server clock) or a button code of its own.
+``SIGNED_IN`` (every signed-in user of the tenant: their own menus, the server clock) or a button code of its own;
+or a tuple of alternatives, any one of which suffices (``permission=("edit", "add")``: the organisation form's logo
+upload, for whoever may add or edit organisations). A caller holding none of them gets the usual refusal.
 """
 
 import inspect
@@ -60,6 +62,8 @@ READ_ACTION_KINDS: frozenset[str] = frozenset({"detail", "read", "aggregate", "s
 
 #: ``permission`` of an action every signed-in user of the tenant may call.
 SIGNED_IN = "*"
+#: What an action needs: one permission, or alternatives of which any one suffices (``Ctx.require``).
+Permission = str | tuple[str, ...]
 _ARGS = ("query", "body", "ident", "state", "request", "upload")
 
 
@@ -69,7 +73,7 @@ class Action:
     method: Literal["GET", "POST", "DELETE"]
     path: str
     handler: Callable[..., Awaitable[Any]]
-    permission: str
+    permission: Permission
     summary: str
     kind: ActionKind = "action"
     query: type[BaseModel] | None = None
@@ -128,6 +132,11 @@ class Action:
             raise RuntimeError(f"{self.name}: body parameters need a body model that allows extra keys")
         if self.form and (self.body is None or self.body_params):
             raise RuntimeError(f"{self.name}: a form is a body model of its own fields")
+        if isinstance(self.permission, tuple):
+            if len(set(self.permission)) < 2 or len(set(self.permission)) != len(self.permission):
+                raise RuntimeError(f"{self.name}: alternative permissions are two or more different ones")
+            if SIGNED_IN in self.permission:
+                raise RuntimeError(f"{self.name}: SIGNED_IN is no alternative (it alone would suffice)")
 
 
 def _all_defaults(model: type[BaseModel]) -> bool:
@@ -297,10 +306,16 @@ def mount_actions(app: FastAPI, actions: list[Action]) -> None:
 
 
 def describe_permission(action: Action) -> str:
-    if action.permission == SIGNED_IN:
+    if isinstance(action.permission, tuple):
+        return " or ".join(_describe(action, p) for p in action.permission)
+    return _describe(action, action.permission)
+
+
+def _describe(action: Action, permission: str) -> str:
+    if permission == SIGNED_IN:
         return "every signed-in user"
-    if action.permission == "view":
+    if permission == "view":
         return "one of the menus " + ", ".join(action.resource.reading_menus)
-    if action.permission in ("add", "edit", "delete"):
-        return f"the button {action.resource.code}_{action.permission}"
-    return f"the button {action.permission}"
+    if permission in ("add", "edit", "delete"):
+        return f"the button {action.resource.code}_{permission}"
+    return f"the button {permission}"

@@ -67,10 +67,19 @@ class Ctx:
             self._codes = await access().granted_codes(self.session, self.principal.role_ids)
         return self._codes
 
-    async def require(self, action: str) -> None:
+    async def require(self, action: str | tuple[str, ...]) -> None:
         """``action`` is add / edit / delete / view, ``*`` (every signed-in user) or a button code of its own;
         administrators pass, other roles need the button code to write and one of the resource's menus
-        (``Resource.reading_menus``) to read."""
+        (``Resource.reading_menus``) to read. A tuple names alternatives: any one of them suffices, and a caller
+        holding none gets the refusal of the last."""
+        if isinstance(action, tuple):
+            for alternative in action[:-1]:
+                try:
+                    await self.require(alternative)
+                except Forbidden:
+                    continue
+                return
+            action = action[-1]
         res, me = self.resource, self.principal
         if action == "*":
             return

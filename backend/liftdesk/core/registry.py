@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from liftdesk.core.actions import Action, ActionKind
+from liftdesk.core.actions import Action, ActionKind, Permission
 from liftdesk.core.db import Base, TenantMixin, TreeMixin, column_names
 from liftdesk.core.schemas import Schema
 
@@ -117,7 +117,7 @@ class Resource:
         path: str,
         *,
         summary: str,
-        permission: str = "view",
+        permission: Permission = "view",
         kind: ActionKind = "action",
         query: type[BaseModel] | None = None,
         body: type[BaseModel] | None = None,

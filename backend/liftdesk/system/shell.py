@@ -17,6 +17,11 @@ each user hides per table and the pages they visit.
 - ``pageLog/save``: the web app sends the pages its user opens (batched, up to 50 at once); ``page`` lists them,
   ``getPageDict`` names the pages (the menus with a route), ``getBehaviorCnt`` counts visits and distinct visitors
   per page and behaviour over a period (at most 366 days). Read by administrators of the tenant.
+- ``common/getMechanismParamList``: the organisations ("mechanisms", 机构, as rows elsewhere name them in
+  ``mechanismId`` / ``mechanismName``) the caller may see, flat for select boxes, in the order of the tree (a parent
+  before its children, siblings by sort). Read as the organisation tree is (every signed-in user; the tenant and the
+  caller's data rule of the organisations), so a user who sees one branch gets that branch: its top is a root of the
+  list, and ``pathName`` names only organisations the caller sees.
 """
 
 from __future__ import annotations
@@ -241,3 +246,51 @@ class PageLogHooks(Hooks):
             u = users.get(r.get("create_user") or 0)
             r["account"], r["real_name"] = (u.account, u.real_name) if u is not None else (None, None)
         return rows
+
+
+# ---------------------------------------------------------------- mechanisms (organisations for select boxes)
+
+
+class MechanismQuery(Schema):
+    mechanism_name: Annotated[
+        str | None,
+        Field(default=None, max_length=45, description="organisations whose name contains this (any case)"),
+    ] = None
+
+
+class Mechanism(Schema):
+    """An organisation as a select box offers it."""
+
+    id: Id
+    mechanism_id: Id = Field(description="the same id, as rows that name an organisation call it")
+    mechanism_name: str
+    parent_id: Id | None = None
+    dept_category: int
+    ancestors: str = Field(description="ids of the organisations above it, from the top (0: none)")
+    path_name: str = Field(description="names from the highest organisation the caller sees down to this one")
+
+
+def mechanisms(roots: list[dict[str, Any]], name: str | None) -> list[Mechanism]:
+    """The organisations of a nested tree (``crud.nest``) in its order, a parent before its children, keeping
+    those whose name contains ``name`` (any case; every one without it); each one's path is of the tree given."""
+    needle = (name or "").strip().casefold()
+    out: list[Mechanism] = []
+    stack: list[tuple[dict[str, Any], tuple[str, ...]]] = [(r, ()) for r in reversed(roots)]
+    while stack:
+        row, above = stack.pop()
+        own = row.get("dept_name") or ""
+        path = (*above, own)
+        if needle in own.casefold():
+            out.append(
+                Mechanism(
+                    id=row["id"],
+                    mechanism_id=row["id"],
+                    mechanism_name=own,
+                    parent_id=row.get("parent_id"),
+                    dept_category=row.get("dept_category") or 1,
+                    ancestors=row.get("ancestors") or "0",
+                    path_name=" / ".join(path),
+                )
+            )
+        stack.extend((child, path) for child in reversed(row.get("children", [])))
+    return out

@@ -2,8 +2,9 @@
 
 Column choices are the caller's own: another tenant's administrator finds theirs (never the owner's hidden column)
 and saves theirs. Page visits are the tenant's: another tenant's page and counts never show the owner's page, and
-its save leaves the owner's visits as they were. Country, address, the code's enumerations and the page dictionary
-(the platform's menus) are about the caller alone or the same for everyone."""
+its save leaves the owner's visits as they were. The mechanisms are the tenant's organisations: another tenant's list
+never names the owner's. Country, address, the code's enumerations and the page dictionary (the platform's menus) are
+about the caller alone or the same for everyone."""
 
 from __future__ import annotations
 
@@ -53,10 +54,18 @@ async def _visit_counts(api: Api, tenant: str) -> Call:
     return Call(params={"pagePath": path}, marker=path)
 
 
+async def _mechanism(api: Api, tenant: str) -> Call:
+    name = api.unique("Mech ")
+    r = await api.post("/api/blade-system/dept/submit", json={"deptName": name, "sort": 1}, tenant=tenant)
+    assert r["code"] == 200, r
+    return Call(params={"mechanismName": name}, marker=r["data"]["id"])
+
+
 CASES: dict[str, ActionCase] = {
     key("GET", f"{COMMON}/v3/getCountry"): ActionCase(_nothing),
     key("GET", f"{COMMON}/v3/ip"): ActionCase(_nothing),
     key("GET", f"{COMMON}/getEnumToDictList"): ActionCase(_nothing),
+    key("GET", f"{COMMON}/getMechanismParamList"): ActionCase(_mechanism),
     key("POST", f"{SHOW}/find"): ActionCase(_hidden_column),
     key("POST", f"{SHOW}/options"): ActionCase(_choose_columns),
     key("POST", f"{LOG}/save"): ActionCase(_save_visit),

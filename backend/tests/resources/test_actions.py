@@ -14,7 +14,8 @@ import pytest
 from openpyxl import load_workbook
 
 from liftdesk.app import load_contexts
-from liftdesk.core.actions import SIGNED_IN, Action
+from liftdesk.core import crud
+from liftdesk.core.actions import SIGNED_IN, Action, describe_permission, endpoint_of
 from liftdesk.core.registry import OPEN, REGISTRY
 from liftdesk.core.transfer import XLSX
 from tests.conftest import Api, Tenants, own_organisation_user, seed_ids
@@ -61,6 +62,72 @@ async def test_without_permission_is_403(api: Api, driver: str, name: str) -> No
         assert answer["_status"] != 403, answer
     else:
         assert answer["_status"] == 403 and answer["code"] == 403, answer
+
+
+def test_alternative_permissions_are_declared_and_described() -> None:
+    """A declaration naming alternatives (``permission=("edit", "add")``) is two or more different permissions,
+    none of them SIGNED_IN, and the document names each one; the declared ones are checked at start-up the same."""
+    from liftdesk.fleet.resources import VEHICLE
+
+    async def probe(ctx: crud.Ctx) -> str:
+        return ctx.principal.account
+
+    for bad in (("edit",), ("edit", "edit"), ("edit", SIGNED_IN)):
+        with pytest.raises(RuntimeError, match=r"alternative|SIGNED_IN"):
+            Action(resource=VEHICLE, method="GET", path="/x", handler=probe, permission=bad, summary="x").check()
+    declared = [a for a in ACTIONS.values() if isinstance(a.permission, tuple)]
+    assert any(a.path.endswith("/dept/upload-logo") for a in declared), "the logo upload names its alternatives"
+    for action in declared:
+        action.check()
+        described = describe_permission(action)
+        assert described.count(" or ") == len(action.permission) - 1, described
+    logo = next(a for a in declared if a.path.endswith("/dept/upload-logo"))
+    assert describe_permission(logo) == "the button dept_edit or the button dept_add"
+
+
+async def test_any_one_alternative_suffices(api: Api) -> None:
+    """``permission=("edit", "add")`` through the whole layer (the guard before the input, then the call): a user
+    holding only the edit button passes, so does one holding only the add button; one holding another button or
+    none gets the usual refusal (403, the message of every refusal). Shown on a call of the vehicles (no role gate:
+    the buttons decide; the organisations' logo upload also needs an administrator's role), mounted on the app
+    while the test runs."""
+    from liftdesk.fleet.resources import VEHICLE
+
+    async def alternatives_probe(ctx: crud.Ctx) -> str:
+        return ctx.principal.account
+
+    action = Action(
+        resource=VEHICLE,
+        method="GET",
+        path="/api/liftdesk-test/alternatives",
+        handler=alternatives_probe,
+        permission=("edit", "add"),
+        kind="read",
+        summary="test only",
+    )
+    action.check()
+    app = api.client._transport.app  # type: ignore[attr-defined]
+    app.add_api_route(action.path, endpoint_of(action), methods=["GET"])
+    route = next(r for r in app.router.routes if getattr(r, "path", None) == action.path)
+    app.router.routes.remove(route)
+    app.router.routes.insert(0, route)  # before the catch-all that answers unknown paths
+    try:
+        ids = await seed_ids(api)
+        for buttons, passes in (
+            (("vehicle_edit",), True),
+            (("vehicle_add",), True),
+            (("vehicle_delete",), False),
+            ((), False),
+        ):
+            async with own_organisation_user(api, ids["dept"], buttons=buttons, menus=()) as who:
+                answer = await api.get(action.path, **who)
+                if passes:
+                    assert answer["code"] == 200 and answer["data"] == who["who"], (buttons, answer)
+                else:
+                    assert answer["_status"] == 403 and answer["code"] == 403, (buttons, answer)
+                    assert answer["msg"] == "请求被拒绝", answer
+    finally:
+        app.router.routes.remove(route)
 
 
 async def _call(api: Api, action: Action, call: Call, tenant: str, **who: str) -> dict[str, Any]:

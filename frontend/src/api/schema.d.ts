@@ -1996,6 +1996,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blade-fics-report/fics/common/getMechanismParamList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisations (mechanisms) the caller may see, flat for select boxes in the tree's order (a parent before its children, siblings by sort), with their path of names; mechanismName: those whose name contains it
+         * @description Permission: one of the menus *. Kind: read.
+         */
+        get: operations["common-dept_mechanism_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blade-fics-report/fics/common/v3/getCountry": {
         parameters: {
             query?: never;
@@ -12802,6 +12822,35 @@ export interface components {
             /** Updatetime */
             updateTime?: string | null;
         };
+        /**
+         * Mechanism
+         * @description An organisation as a select box offers it.
+         */
+        Mechanism: {
+            /**
+             * Ancestors
+             * @description ids of the organisations above it, from the top (0: none)
+             */
+            ancestors: string;
+            /** Deptcategory */
+            deptCategory: number;
+            /** Id */
+            id: string;
+            /**
+             * Mechanismid
+             * @description the same id, as rows that name an organisation call it
+             */
+            mechanismId: string;
+            /** Mechanismname */
+            mechanismName: string;
+            /** Parentid */
+            parentId?: string | null;
+            /**
+             * Pathname
+             * @description names from the highest organisation the caller sees down to this one
+             */
+            pathName: string;
+        };
         /** MenuIn */
         MenuIn: {
             /**
@@ -18110,6 +18159,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["LiveVehicle"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[Mechanism]] */
+        R_list_Mechanism__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["Mechanism"][] | null;
             /**
              * Msg
              * @default
@@ -25434,6 +25503,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_IpOffset_"];
+                };
+            };
+        };
+    };
+    "common-dept_mechanism_list": {
+        parameters: {
+            query?: {
+                /** @description organisations whose name contains this (any case) */
+                mechanismName?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_Mechanism__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

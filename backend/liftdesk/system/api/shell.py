@@ -1,6 +1,6 @@
 """The shell's helpers (system/shell.py has the design): ``common/v3/getCountry``, ``common/v3/ip``,
 ``common/getEnumToDictList``, ``showHide/find`` / ``options`` and ``pageLog/save`` / ``page`` / ``getPageDict`` /
-``getBehaviorCnt``.
+``getBehaviorCnt``, ``common/getMechanismParamList``.
 
 ``common/cosToken`` (a direct-upload credential) is served with the uploads (system/api/files.py): a presigned POST
 whose conditions the object store enforces before it stores anything (the one key made by the server, 1 byte to the
@@ -10,13 +10,17 @@ file), before any byte is served. What is not checked: the content before the fi
 unchecked), and what the bucket itself serves to others under its own access policy. On the local disk it is a 400:
 upload with ``file/upload``.
 
-Not served: ``common/getMechanismParamList`` (the specification names the call and nothing of its parameters or
-answer, and no stored data is a "mechanism parameter").
+``getMechanismParamList``: the specification names the call and nothing of its parameters or answer. In the old
+platform a "mechanism" (机构) is an organisation, as ``mechanismId`` / ``mechanismName`` of the rows that name one
+are; the call answers the organisations the caller may see as a flat list for select boxes (``shell.mechanisms``),
+guarded and scoped as the organisation tree is (``dept/tree``, ``user-dept-tree``: every signed-in user, the data rule
+of the organisations).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -81,6 +85,22 @@ async def get_ip(ctx: crud.Ctx, request: Request) -> str:
 )
 async def enum_to_dict_list(ctx: crud.Ctx, query: svc.EnumQuery) -> list[svc.EnumDict]:
     return svc.enum_dicts(query.code)
+
+
+@res.DEPT.action(
+    "GET",
+    f"{FICS}/common/getMechanismParamList",
+    kind="read",
+    query=svc.MechanismQuery,
+    answer=list[svc.Mechanism],
+    tag="common",
+    summary="The organisations (mechanisms) the caller may see, flat for select boxes in the tree's order (a parent "
+    "before its children, siblings by sort), with their path of names; mechanismName: those whose name contains it",
+)
+async def mechanism_list(ctx: crud.Ctx, query: svc.MechanismQuery) -> list[svc.Mechanism]:
+    # every organisation the caller sees (the list's own filters, such as deptName, are no parameters of this call)
+    rows = await crud.all_rows(replace(ctx, params={}))
+    return svc.mechanisms(crud.nest(rows), query.mechanism_name)
 
 
 # ---------------------------------------------------------------- showHide

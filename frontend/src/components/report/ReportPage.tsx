@@ -1,16 +1,15 @@
 import { Suspense, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Empty, Flex, Input, Spin, Switch, Table, Tooltip, TreeSelect, Typography } from 'antd';
+import { Alert, Button, Card, DatePicker, Empty, Flex, Input, Spin, Switch, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { InfoCircleOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { operation } from '../../api/manifest';
 import { post, type Params } from '../../api/request';
 import { useServerClock } from '../../app/useServerClock';
 import { Can } from '../Can';
 import { DictSelect } from '../DictSelect';
-import { treeQuery } from '../crud/lookups';
 import { ExportButton } from '../crud/Transfer';
+import { MechanismSelect } from '../mechanism/MechanismSelect';
 import { formatNumber } from './format';
 import { defaultRange, disabledDay, rangeParams, rangeProblem, zonedToday, type DayRange } from './range';
 
@@ -77,7 +76,7 @@ function searchParams(organisation: string | undefined, range: DayRange, values:
 }
 
 /**
- * A report page: organisation tree, range (the report's rules: start ≤ end, at most `maxDays` days; by default the
+ * A report page: organisation (the organisations the caller may see, `MechanismSelect`), range (the report's rules: start ≤ end, at most `maxDays` days; by default the
  * last 7 days up to today in the tenant zone), the report's own filters, a chart slot, the table with its totals row,
  * paging and the export of the same rows.
  */
@@ -92,7 +91,6 @@ export function ReportPage<Row extends object, Totals extends object>(props: Rep
   const [applied, setApplied] = useState<Params>(() => searchParams(undefined, defaultRange(today), initialValues(filters)));
   const [page, setPage] = useState({ current: 1, size: 10 });
   const problem = rangeProblem(draftRange, maxDays);
-  const tree = useQuery(treeQuery(operation('dept', 'tree')));
 
   const report = useQuery({
     queryKey: ['report', url, applied, page],
@@ -170,18 +168,12 @@ export function ReportPage<Row extends object, Totals extends object>(props: Rep
     <Flex vertical gap={12} className="report-page">
       <Card variant="borderless" size="small">
         <Flex wrap gap={12} align="center" className="report-filters">
-          <TreeSelect
-            allowClear
-            showSearch={{ treeNodeFilterProp: 'title' }}
-            loading={tree.isLoading}
-            treeData={tree.data ?? []}
-            treeDefaultExpandAll
+          <MechanismSelect
             value={organisation}
-            onChange={(v: string | undefined) => setOrganisation(v || undefined)}
+            onChange={setOrganisation}
             placeholder={t('report.organisation')}
             aria-label={t('report.organisation')}
             style={{ width: 220, maxWidth: '100%' }}
-            styles={{ popup: { root: { maxHeight: 400, overflow: 'auto' } } }}
           />
           <DatePicker.RangePicker
             allowClear={false}
