@@ -147,15 +147,16 @@ export function shot(name) {
 
 export const TIMEOUT = 15_000;
 
+/** The window heights of the widths pages are photographed at. */
+const HEIGHTS = { 1440: 900, 1280: 800, 390: 844 };
+
 /**
- * Photographs `url` at 1280 and 390 px, each in a window of its own signed in as `page` is, once `ready` (a selector)
- * shows and nothing loads, as var/e2e/<name>-<width>.png; fails when the page scrolls sideways.
+ * Photographs `url` at 1280 and 390 px (or `widths`: 1440, 1280, 390), each in a window of its own signed in as
+ * `page` is (its cookies and local storage: not its session storage), once `ready` (a selector) shows and nothing
+ * loads, as var/e2e/<name>-<width>.png; fails when the page scrolls sideways.
  */
-export async function photographAt(page, url, name, ready, { fullPage = false } = {}) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
+export async function photographAt(page, url, name, ready, { fullPage = false, widths = [1280, 390] } = {}) {
+  for (const viewport of widths.map((width) => ({ width, height: HEIGHTS[width] }))) {
     const context = await page.context().browser().newContext({ viewport, locale: 'zh-CN', storageState: await page.context().storageState() });
     const view = await context.newPage();
     try {

@@ -1,10 +1,14 @@
 // The shell's helpers against the real backend: a column hidden through a list's column settings (列设置) stays
 // hidden after a reload, because the choice is kept on the server (showHide) and not in the browser; the pages the
 // user opens are recorded (pageLog) and the administrator reads them back, counted, including a visit still waiting
-// for its batch when the page reloads. Photographed at 1280 and 390 px.
+// for its batch when the page reloads. Photographed at 1280 and 390 px. Every route of spec 000 §2 opens a working
+// page (signed in as the administrator; /login signed out; /lock by locking; /404 for an unknown path; /myiframe with a
+// local address): its own content shows, no crash, no console error, no answer of 400 or more; the user menu's
+// 站内消息 and 接收管理 open theirs; a user without 消息接收设置 reads their messages but gets 403 for receive
+// management, as the server does (var/e2e/route-*-1440.png and -390.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 let backend;
 let browser;
@@ -129,5 +133,247 @@ describe('page visits', () => {
     }
     assert.equal(total, 2, 'the visit made before the reload and the one after it');
     assert.deepEqual(pageErrors, []);
+  });
+});
+
+/** The id of the menu `code` in the server's menu tree. */
+function menuId(nodes, code) {
+  for (const node of nodes ?? []) {
+    if (node.code === code) return node.id;
+    const found = menuId(node.children, code);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+describe('the routes of spec 000 §2', () => {
+  const NOTICE = 'E2E 路由通知';
+  const OTHER = { account: 'e2enomenu', password: 'NoMenu-e2e#1' };
+  /** A page of its own, watched: uncaught errors, console errors and answers of 400 or more go to `problems`. */
+  let view;
+  const problems = [];
+  const routes = ui(() => view);
+  const watch = (p) => {
+    p.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+    p.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    p.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+    });
+  };
+  const fresh = async () => {
+    const p = await newPage(browser, []);
+    watch(p);
+    return p;
+  };
+  /** Waits until the page has settled (nothing loading, no request for a moment) and checks it went well. */
+  const healthy = async (what) => {
+    await view.waitForFunction(() => !document.querySelector('.page-loading, .ant-spin-spinning'));
+    await view.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+    assert.equal(await view.locator('.crash').count(), 0, `${what}: no error boundary`);
+    assert.deepEqual(problems.splice(0), [], `${what}: no uncaught error, console error or failed request`);
+  };
+
+  before(async () => {
+    // a user whose role holds 通知公告 only: neither 消息中心 nor 消息接收设置
+    const role = await api(backend.base, '/api/blade-system/role/submit', {
+      method: 'POST',
+      token,
+      body: { roleName: 'E2E 无接收', roleAlias: 'e2e_nomenu', sort: 9 },
+    });
+    assert.equal(role.code, 200, JSON.stringify(role));
+    const menus = await api(backend.base, '/api/blade-system/menu/list', { token });
+    const granted = await api(backend.base, '/api/blade-system/role/grant', {
+      method: 'POST',
+      token,
+      body: { roleIds: [role.data.id], menuIds: [menuId(menus.data, 'desk'), menuId(menus.data, 'notice')] },
+    });
+    assert.equal(granted.code, 200, JSON.stringify(granted));
+    const depts = await api(backend.base, '/api/blade-system/dept/list', { token });
+    const user = await api(backend.base, '/api/blade-user/submit', {
+      method: 'POST',
+      token,
+      body: { ...OTHER, name: '无接收', realName: '无接收', roleId: role.data.id, deptId: depts.data[0].id },
+    });
+    assert.equal(user.code, 200, JSON.stringify(user));
+    // a message for both (a notice published reaches every user of the tenant then)
+    const notice = await api(backend.base, '/api/blade-desk/notice/submit', {
+      method: 'POST',
+      token,
+      body: { title: NOTICE, content: '路由测试的通知' },
+    });
+    assert.equal(notice.code, 200, JSON.stringify(notice));
+  });
+
+  after(async () => {
+    await view?.context().close();
+  });
+
+  it('opens /login signed out', async () => {
+    view = await fresh();
+    await view.goto(`${backend.base}/login`);
+    await view.locator('.login-card').getByPlaceholder('账号').waitFor();
+    await healthy('/login');
+    await photographAt(view, `${backend.base}/login`, 'route-login', '.login-card', { widths: [1440, 390] });
+  });
+
+  /** Signed-in routes: the address, the address it ends at, its tab, what shows when it works. */
+  const SIGNED_IN = [
+    { path: '/wel/index', tab: '首页', ready: '.wel-hero h3', name: 'wel' },
+    { path: '/wel/dashboard', tab: '控制台', ready: '.wel-hero h3', name: 'dashboard' },
+    // the old platform's developer test page: home instead
+    { path: '/test/index', url: '/wel/index', tab: '首页', ready: '.wel-hero h3', name: 'test' },
+    { path: '/dict-horizontal/index', tab: '字典管理（树）', ready: '.crud-card .ant-table-row', name: 'dict-horizontal' },
+    { path: '/dict-vertical/index', tab: '字典管理', ready: '.dict-vertical-left .ant-table-row', name: 'dict-vertical' },
+    { path: '/info/index', tab: '个人信息', ready: '.page-card form input', heading: '个人信息', name: 'info' },
+    { path: '/pass/index', tab: '修改密码', ready: '.page-card form input[type="password"]', heading: '修改密码', name: 'pass' },
+    { path: '/zmess/index', tab: '站内消息', ready: `.crud-card tr.ant-table-row:has-text("${NOTICE}")`, heading: '消息中心', name: 'zmess' },
+    { path: '/infos/index', tab: '接收管理', ready: '.crud-card tr.ant-table-row', heading: '消息接收设置', name: 'infos' },
+    {
+      path: '/messageReceiverManagement/index',
+      tab: '接收管理',
+      ready: '.crud-card tr.ant-table-row',
+      heading: '消息接收设置',
+      name: 'receivers',
+    },
+  ];
+
+  it('signs the administrator in', async () => {
+    await routes.signInAsAdmin(backend.base);
+    await healthy('sign-in');
+  });
+
+  for (const route of SIGNED_IN) {
+    it(`opens ${route.path} (${route.tab})`, async () => {
+      await view.goto(`${backend.base}${route.path}`);
+      await view.waitForURL((u) => u.pathname === (route.url ?? route.path));
+      await view.locator(route.ready).first().waitFor();
+      if (route.heading) await view.locator('.ant-card-head-title', { hasText: route.heading }).first().waitFor();
+      assert.equal(await routes.activeTab(), route.tab);
+      assert.match(await view.title(), new RegExp(`^${route.tab} · `));
+      await healthy(route.path);
+      await photographAt(view, `${backend.base}${route.path}`, `route-${route.name}`, route.ready, { widths: [1440, 390] });
+    });
+  }
+
+  it('opens 站内消息 and 接收管理 from the user menu', async () => {
+    await view.goto(`${backend.base}/wel/index`);
+    await view.locator('.wel-hero h3').waitFor();
+    for (const [entry, path, ready] of [
+      ['站内消息', '/zmess/index', `.crud-card tr.ant-table-row:has-text("${NOTICE}")`],
+      ['接收管理', '/infos/index', '.crud-card tr.ant-table-row'],
+    ]) {
+      await routes.hoverMenu(view.getByRole('button', { name: '用户菜单' }));
+      await routes.chooseMenu(entry);
+      await view.waitForURL((u) => u.pathname === path);
+      await view.locator(ready).first().waitFor();
+      assert.equal(await routes.activeTab(), entry);
+      await healthy(`user menu ${entry}`);
+    }
+    // the bell's drawer links to the message centre too
+    await view.locator('.top-bar .message-bell').click();
+    const drawer = view.locator('.message-drawer');
+    await drawer.locator('tr.ant-table-row', { hasText: NOTICE }).waitFor();
+    await drawer.getByRole('button', { name: '查看全部' }).click();
+    await view.waitForURL((u) => u.pathname === '/desk/message');
+    await healthy('the bell');
+  });
+
+  it('shows /404 for an unknown path, and /403 and /500', async () => {
+    await view.goto(`${backend.base}/no/such/page`);
+    await view.waitForURL((u) => u.pathname === '/404');
+    await view.locator('.error-page .ant-result-title', { hasText: '404' }).waitFor();
+    await healthy('/404');
+    await photographAt(view, `${backend.base}/no/such/page`, 'route-404', '.error-page .ant-result-title', { widths: [1440, 390] });
+    for (const status of ['403', '500']) {
+      await view.goto(`${backend.base}/${status}`);
+      await view.locator('.error-page .ant-result-title', { hasText: status }).waitFor();
+      await healthy(`/${status}`);
+      await photographAt(view, `${backend.base}/${status}`, `route-${status}`, '.error-page .ant-result-title', { widths: [1440, 390] });
+    }
+    // back home from an error page
+    await view.getByRole('button', { name: /返回首页/ }).click();
+    await view.waitForURL((u) => u.pathname === '/wel/index');
+  });
+
+  it('embeds a local address in /myiframe/{routerPath}', async () => {
+    const path = `/myiframe/${encodeURIComponent('/logo.svg')}`;
+    await view.goto(`${backend.base}${path}`);
+    const frame = view.frameLocator('iframe[title="/logo.svg"]');
+    await frame.locator('svg').waitFor();
+    // a tab of its own, named by its address (no menu embeds it)
+    assert.equal(await routes.activeTab(), '/logo.svg');
+    await healthy(path);
+    await photographAt(view, `${backend.base}${path}`, 'route-myiframe', 'iframe[title="/logo.svg"]', { widths: [1440, 390] });
+  });
+
+  it('opens /lock by locking, and unlocks', async () => {
+    await view.goto(`${backend.base}/wel/index`);
+    await view.locator('.wel-hero h3').waitFor();
+    await view.getByRole('button', { name: '锁屏' }).click();
+    const dialog = view.getByRole('dialog', { name: '设置锁屏密码' });
+    await routes.opened(dialog);
+    await dialog.getByLabel('锁屏密码').fill('lock-1234');
+    await dialog.getByRole('button', { name: /锁\s*屏/ }).click();
+    await view.waitForURL((u) => u.pathname === '/lock');
+    const input = view.getByPlaceholder('请输入锁屏密码解锁');
+    await input.waitFor();
+    await healthy('/lock');
+    // the lock lives in the session's storage, which a new window does not share: photographed in this one
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await view.setViewportSize(viewport);
+      await input.waitFor();
+      const width = await view.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width + 1, `/lock fits ${viewport.width} px (scroll width ${width})`);
+      await view.screenshot({ path: shot(`route-lock-${viewport.width}`) });
+    }
+    await view.setViewportSize({ width: 1440, height: 900 });
+    await input.fill('lock-1234');
+    await view.getByRole('button', { name: /解\s*锁/ }).click();
+    await view.waitForURL((u) => u.pathname !== '/lock');
+    await healthy('unlocked');
+  });
+
+  it('lets a user without 消息接收设置 read their messages, and answers 403 for receive management', async () => {
+    const mine = await tokenFor(backend.base, OTHER.account, OTHER.password);
+    // the server: their own messages yes, the receive settings no
+    assert.equal((await api(backend.base, '/api/blade-fics/fics/message/messageList', { token: mine })).code, 200);
+    const refused = await api(backend.base, '/api/blade-fics/fics/siteMsgReceive/page', { token: mine });
+    assert.equal(refused.code, 403, JSON.stringify(refused));
+    await view.context().close();
+    view = await fresh();
+    await view.goto(`${backend.base}/login`);
+    await routes.fillLogin(OTHER.account, OTHER.password);
+    await routes.shellReady();
+    await view.goto(`${backend.base}/zmess/index`);
+    await view.locator('.crud-card tr.ant-table-row', { hasText: NOTICE }).waitFor();
+    assert.equal(await routes.activeTab(), '站内消息');
+    await healthy('/zmess/index without the menu');
+    for (const path of ['/infos/index', '/messageReceiverManagement/index']) {
+      await view.goto(`${backend.base}${path}`);
+      await view.waitForURL((u) => u.pathname === '/403');
+      await view.locator('.error-page .ant-result-title', { hasText: '403' }).waitFor();
+      await healthy(`${path} without the menu`);
+    }
+    // no tab was opened for the pages refused
+    await view.goto(`${backend.base}/wel/index`);
+    await view.locator('.wel-hero h3').waitFor();
+    const labels = await routes.tabLabels();
+    assert.ok(!labels.includes('接收管理'), labels.join('|'));
+    // the user menu offers 站内消息, not 接收管理; the bell's drawer opens /zmess/index
+    await routes.hoverMenu(view.getByRole('button', { name: '用户菜单' }));
+    const open = view.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+    await open.getByRole('menuitem', { name: '站内消息' }).waitFor();
+    assert.equal(await open.getByRole('menuitem', { name: '接收管理' }).count(), 0);
+    await view.mouse.move(0, 0);
+    await view.locator('.top-bar .message-bell').click();
+    await view.locator('.message-drawer').getByRole('button', { name: '查看全部' }).click();
+    await view.waitForURL((u) => u.pathname === '/zmess/index');
+    await healthy('the bell without the menu');
+    await photographAt(view, `${backend.base}/infos/index`, 'route-infos-refused', '.error-page .ant-result-title', { widths: [1440, 390] });
   });
 });

@@ -116,6 +116,9 @@ function ThemedApp() {
               <Route path="/" element={<Navigate to={website.homePath} replace />} />
               <Route element={<Layout />}>
                 <Route path="/wel/index" element={<Welcome />} />
+                <Route path="/wel/dashboard" element={<Welcome />} />
+                {/* the old platform's developer test page (no use to the users of this one): home instead */}
+                <Route path="/test/index" element={<Navigate to={website.homePath} replace />} />
                 <Route path="/dict-horizontal/index" element={<DictHorizontal />} />
                 <Route path="/dict-vertical/index" element={<DictVertical />} />
                 <Route path="/pass/index" element={<PasswordPage />} />

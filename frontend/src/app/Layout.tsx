@@ -17,7 +17,7 @@ import { ServerClock } from './ServerClock';
 import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
-import { filterByRoles, findMenuByPath, menuLabel } from './menuUtil';
+import { filterByRoles, findMenuByPath, iframeTarget, menuLabel } from './menuUtil';
 import { flushPageLogOnLeave, logPageVisit } from './pageLog';
 import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
@@ -26,7 +26,7 @@ import { queryClient } from './queryClient';
 import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
 import { useStages } from './useStages';
 import { themeByName } from './themes';
-import { SUB_PAGES, staticPageLabel } from './staticPages';
+import { requiredMenu, staticPageLabel } from './staticPages';
 
 function useSizeClass() {
   const [size, setSize] = useState(() => sizeClass(window.innerWidth));
@@ -93,11 +93,18 @@ function Shell() {
 
   // Every visited page becomes a tab.
   const label = useMemo(() => {
-    // a page opened from a list belongs to its menu: no tab for users without it (the page answers 404)
-    const sub = SUB_PAGES[pathname];
-    if (sub && !findMenuByPath(allMenus, sub.parent)) return undefined;
+    // a page opened from a list, or a fixed route mirroring a guarded menu page, belongs to its menu: no tab for
+    // users without it (the page answers 404 or 403)
+    const needs = requiredMenu(pathname);
+    if (needs && !findMenuByPath(allMenus, needs)) return undefined;
     const fixed = staticPageLabel(pathname, t, search);
     if (fixed) return fixed;
+    // an embedded page: its menu's name, else its address
+    const framed = iframeTarget(pathname);
+    if (framed) {
+      const menu = findMenuByPath(allMenus, framed);
+      return menu ? menuLabel(t, menu) : framed;
+    }
     const menu = findMenuByPath(allMenus, pathname);
     return menu ? menuLabel(t, menu) : undefined;
   }, [pathname, search, allMenus, t]);

@@ -10,9 +10,11 @@ import {
   KeyOutlined,
   LockOutlined,
   LogoutOutlined,
+  MailOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
   SearchOutlined,
+  SettingOutlined,
   UserOutlined,
   DownOutlined,
 } from '@ant-design/icons';
@@ -31,9 +33,7 @@ import { useLock } from './useLock';
 import { menuIcon } from './menuIcons';
 import { MessageBell } from '../pages/message/Bell';
 import { findMenuByPath } from './menuUtil';
-
-/** The menu page of the message centre (the bell's drawer links to it when the user has the menu). */
-const MESSAGE_CENTRE_PATH = '/desk/message';
+import { MESSAGE_CENTRE_PATH, RECEIVE_ROUTE, RECEIVE_SETTINGS_PATH, SITE_MESSAGES_ROUTE } from './staticPages';
 
 function useFullscreen(): [boolean, () => void] {
   const [full, setFull] = useState(() => !!document.fullscreenElement);
@@ -88,7 +88,11 @@ export function TopBar({
       },
     });
 
+  // spec §2 Shell: in-site messages (everyone's own), receive management (for the users who have its menu), ...
+  const mayReceive = !!findMenuByPath(menus, RECEIVE_SETTINGS_PATH);
   const userItems: MenuProps['items'] = [
+    { key: 'messages', icon: <MailOutlined />, label: t('shell.siteMessages') },
+    ...(mayReceive ? [{ key: 'receive', icon: <SettingOutlined />, label: t('shell.receiveManagement') }] : []),
     { key: 'info', icon: <UserOutlined />, label: t('userInfo.title') },
     { key: 'password', icon: <KeyOutlined />, label: t('password.title') },
     { key: 'theme', icon: <BgColorsOutlined />, label: t('shell.skin') },
@@ -137,7 +141,7 @@ export function TopBar({
       <div className="top-spacer" />
       {!compact && <MenuAutoComplete menus={menus} />}
       {iconBtn(t('tabs.search'), <SearchOutlined />, onSearch)}
-      <MessageBell menuPath={findMenuByPath(menus, MESSAGE_CENTRE_PATH) ? MESSAGE_CENTRE_PATH : undefined} />
+      <MessageBell centrePath={findMenuByPath(menus, MESSAGE_CENTRE_PATH) ? MESSAGE_CENTRE_PATH : SITE_MESSAGES_ROUTE} />
       <Tooltip title={t('errorLog.title')}>
         <Badge count={logs.length} size="small" offset={[-6, 6]}>
           <Button type="text" className="top-icon" icon={<BugOutlined />} onClick={() => setLogOpen(true)} aria-label={t('errorLog.title')} />
@@ -164,7 +168,9 @@ export function TopBar({
         menu={{
           items: userItems,
           onClick: ({ key }) => {
-            if (key === 'info') void navigate('/info/index');
+            if (key === 'messages') void navigate(SITE_MESSAGES_ROUTE);
+            else if (key === 'receive') void navigate(RECEIVE_ROUTE);
+            else if (key === 'info') void navigate('/info/index');
             else if (key === 'password') void navigate('/pass/index');
             else if (key === 'theme') setThemeOpen(true);
             else if (key === 'errorLog') setLogOpen(true);

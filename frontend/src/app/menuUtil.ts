@@ -80,6 +80,17 @@ export function iframeRoute(path: string): string {
   return `/myiframe/${encodeURIComponent(path)}`;
 }
 
+/** The page an iframe route embeds (the inverse of `iframeRoute`), or undefined for another route. */
+export function iframeTarget(pathname: string): string | undefined {
+  const prefix = '/myiframe/';
+  if (!pathname.startsWith(prefix) || pathname.length === prefix.length) return undefined;
+  try {
+    return decodeURIComponent(pathname.slice(prefix.length));
+  } catch {
+    return undefined; // a malformed escape: no page
+  }
+}
+
 /**
  * Opens a menu and records the visit: "new window" menus (isOpen 2) in a new window, external pages (http… or
  * …html) through the iframe route, the others as a route.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MenuVO } from '../api/types';
-import { iframeRoute, openMenu } from './menuUtil';
+import { iframeRoute, iframeTarget, openMenu } from './menuUtil';
 
 const menu = (path: string, isOpen = 1): MenuVO =>
   ({ id: '42', parentId: '0', code: 'm', name: 'M', path, isOpen, sort: 1, category: 1 }) as MenuVO;
@@ -23,5 +23,15 @@ describe('openMenu', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toContain('/api/blade-system/menu/visit');
     expect(JSON.parse(String(init.body))).toEqual({ menuId: '42' });
+  });
+});
+
+describe('iframeTarget', () => {
+  it('reads back the page an iframe route embeds, and nothing from another route', () => {
+    expect(iframeTarget(iframeRoute('https://example.org/docs.html?a=1&b=2'))).toBe('https://example.org/docs.html?a=1&b=2');
+    expect(iframeTarget('/myiframe/%2Flogo.svg')).toBe('/logo.svg');
+    expect(iframeTarget('/myiframe/')).toBeUndefined();
+    expect(iframeTarget('/myiframe/%E0%A4%A')).toBeUndefined();
+    expect(iframeTarget('/system/param')).toBeUndefined();
   });
 });

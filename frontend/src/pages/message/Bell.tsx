@@ -40,7 +40,8 @@ function useAlarmRefresh() {
   }, [hub, client]);
 }
 
-export function MessageBell({ menuPath }: { menuPath?: string }) {
+/** `centrePath`: the message centre's page the drawer links to (its menu page, else /zmess/index: every user's). */
+export function MessageBell({ centrePath }: { centrePath: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const phone = !Grid.useBreakpoint().md;
@@ -70,17 +71,15 @@ export function MessageBell({ menuPath }: { menuPath?: string }) {
         onClose={() => setOpen(false)}
         size={phone ? '100%' : 720}
         extra={
-          menuPath ? (
-            <Button
-              type="link"
-              onClick={() => {
-                setOpen(false);
-                void navigate(menuPath);
-              }}
-            >
-              {t('message.openCentre')}
-            </Button>
-          ) : null
+          <Button
+            type="link"
+            onClick={() => {
+              setOpen(false);
+              void navigate(centrePath);
+            }}
+          >
+            {t('message.openCentre')}
+          </Button>
         }
         destroyOnHidden
       >

@@ -60,9 +60,13 @@ export default function Welcome() {
   const shortcuts = useMemo(() => leafMenus(menus).filter((m) => resolvePage(m.path)).slice(0, 8), [menus]);
   const clock = useServerClock();
   const greeting = clock.known ? t(greetingKey(clock.now(), clock.offset)) : t('wel.hello');
+  // the roles' names: the server lists them to the users of 角色管理 or 用户管理 only (the others read their role's
+  // alias, named by the seeded roles' names), so the others do not ask for them (an answer of 403 in the console)
+  const mayReadRoles = useMemo(() => leafMenus(menus).some((m) => m.code === 'role' || m.code === 'user'), [menus]);
   const roleTree = useQuery({
     queryKey: ['role-names'],
     queryFn: () => get<TreeNode[]>(operation('role', 'tree'), undefined, { silent: true }),
+    enabled: mayReadRoles,
     retry: false,
     staleTime: 5 * 60_000,
   });
