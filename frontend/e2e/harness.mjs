@@ -141,6 +141,34 @@ export async function tokenFor(base, username, password, tenantId = '000000') {
   return body.access_token;
 }
 
+/** The id of the menu `code` in the server's menu tree. */
+export function menuId(nodes, code) {
+  for (const node of nodes ?? []) {
+    if (node.code === code) return node.id;
+    const found = menuId(node.children, code);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A user (fields `user`, in the first organisation) whose one role (fields `role`) holds exactly the menus `menus`
+ * (codes): made through the API as an administrator would, each step checked. Answers the role's id.
+ */
+export async function userWithMenus(base, token, { role, menus, user }) {
+  const made = await api(base, '/api/blade-system/role/submit', { method: 'POST', token, body: { sort: 9, ...role } });
+  assert.equal(made.code, 200, JSON.stringify(made));
+  const tree = await api(base, '/api/blade-system/menu/list', { token });
+  const menuIds = menus.map((code) => menuId(tree.data, code));
+  assert.ok(menuIds.every(Boolean), `menus ${menus.join(', ')} exist`);
+  const granted = await api(base, '/api/blade-system/role/grant', { method: 'POST', token, body: { roleIds: [made.data.id], menuIds } });
+  assert.equal(granted.code, 200, JSON.stringify(granted));
+  const depts = await api(base, '/api/blade-system/dept/list', { token });
+  const saved = await api(base, '/api/blade-user/submit', { method: 'POST', token, body: { ...user, roleId: made.data.id, deptId: depts.data[0].id } });
+  assert.equal(saved.code, 200, JSON.stringify(saved));
+  return made.data.id;
+}
+
 export function shot(name) {
   return join(OUT, `${name}.png`);
 }

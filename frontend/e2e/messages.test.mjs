@@ -7,7 +7,7 @@
 // message type, changed but never added or deleted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui, userWithMenus } from './harness.mjs';
 
 const READER_PASSWORD = 'Reader-e2e#1';
 const NOTICE_TITLE = 'E2E 停机维护通知';
@@ -30,41 +30,16 @@ async function waitForCount(expected) {
   );
 }
 
-/** The id of the menu `code` in the server's menu tree. */
-function menuId(nodes, code) {
-  for (const node of nodes ?? []) {
-    if (node.code === code) return node.id;
-    const found = menuId(node.children, code);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 before(async () => {
   backend = await startBackend({ name: 'e2e-messages' });
   token = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD);
   // a second user whose role holds the message centre only
-  const role = await api(backend.base, '/api/blade-system/role/submit', {
-    method: 'POST',
-    token,
-    body: { roleName: 'E2E 读者', roleAlias: 'e2e_reader', sort: 9 },
-  });
-  assert.equal(role.code, 200, JSON.stringify(role));
-  const menus = await api(backend.base, '/api/blade-system/menu/list', { token });
-  const granted = await api(backend.base, '/api/blade-system/role/grant', {
-    method: 'POST',
-    token,
-    body: { roleIds: [role.data.id], menuIds: [menuId(menus.data, 'desk'), menuId(menus.data, 'message')] },
-  });
-  assert.equal(granted.code, 200, JSON.stringify(granted));
-  const depts = await api(backend.base, '/api/blade-system/dept/list', { token });
   reader = 'e2ereader';
-  const user = await api(backend.base, '/api/blade-user/submit', {
-    method: 'POST',
-    token,
-    body: { account: reader, password: READER_PASSWORD, name: '读者', realName: '读者', roleId: role.data.id, deptId: depts.data[0].id },
+  await userWithMenus(backend.base, token, {
+    role: { roleName: 'E2E 读者', roleAlias: 'e2e_reader' },
+    menus: ['desk', 'message'],
+    user: { account: reader, password: READER_PASSWORD, name: '读者', realName: '读者' },
   });
-  assert.equal(user.code, 200, JSON.stringify(user));
   browser = await launchBrowser();
   page = await newPage(browser, pageErrors);
 });

@@ -8,7 +8,7 @@
 // management, as the server does (var/e2e/route-*-1440.png and -390.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui, userWithMenus } from './harness.mjs';
 
 let backend;
 let browser;
@@ -136,16 +136,6 @@ describe('page visits', () => {
   });
 });
 
-/** The id of the menu `code` in the server's menu tree. */
-function menuId(nodes, code) {
-  for (const node of nodes ?? []) {
-    if (node.code === code) return node.id;
-    const found = menuId(node.children, code);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 describe('the routes of spec 000 §2', () => {
   const NOTICE = 'E2E 路由通知';
   const OTHER = { account: 'e2enomenu', password: 'NoMenu-e2e#1' };
@@ -177,26 +167,11 @@ describe('the routes of spec 000 §2', () => {
 
   before(async () => {
     // a user whose role holds 通知公告 only: neither 消息中心 nor 消息接收设置
-    const role = await api(backend.base, '/api/blade-system/role/submit', {
-      method: 'POST',
-      token,
-      body: { roleName: 'E2E 无接收', roleAlias: 'e2e_nomenu', sort: 9 },
+    await userWithMenus(backend.base, token, {
+      role: { roleName: 'E2E 无接收', roleAlias: 'e2e_nomenu' },
+      menus: ['desk', 'notice'],
+      user: { ...OTHER, name: '无接收', realName: '无接收' },
     });
-    assert.equal(role.code, 200, JSON.stringify(role));
-    const menus = await api(backend.base, '/api/blade-system/menu/list', { token });
-    const granted = await api(backend.base, '/api/blade-system/role/grant', {
-      method: 'POST',
-      token,
-      body: { roleIds: [role.data.id], menuIds: [menuId(menus.data, 'desk'), menuId(menus.data, 'notice')] },
-    });
-    assert.equal(granted.code, 200, JSON.stringify(granted));
-    const depts = await api(backend.base, '/api/blade-system/dept/list', { token });
-    const user = await api(backend.base, '/api/blade-user/submit', {
-      method: 'POST',
-      token,
-      body: { ...OTHER, name: '无接收', realName: '无接收', roleId: role.data.id, deptId: depts.data[0].id },
-    });
-    assert.equal(user.code, 200, JSON.stringify(user));
     // a message for both (a notice published reaches every user of the tenant then)
     const notice = await api(backend.base, '/api/blade-desk/notice/submit', {
       method: 'POST',
