@@ -206,7 +206,9 @@ describe('the routes of spec 000 §2', () => {
     { path: '/zmess/index', tab: '站内消息', ready: `.crud-card tr.ant-table-row:has-text("${NOTICE}")`, heading: '消息中心', name: 'zmess' },
     { path: '/infos/index', tab: '接收管理', ready: '.crud-card tr.ant-table-row', heading: '消息接收设置', name: 'infos' },
     {
+      // another name of /infos/index: redirected there (one page, one tab)
       path: '/messageReceiverManagement/index',
+      url: '/infos/index',
       tab: '接收管理',
       ready: '.crud-card tr.ant-table-row',
       heading: '消息接收设置',

@@ -13,6 +13,7 @@ import { useCommon } from './store/common';
 import { useSession } from './store/session';
 import { website } from './config/website';
 import { ErrorBoundary } from './app/ErrorBoundary';
+import { ROUTE_ALIASES } from './app/staticPages';
 
 const LoginPage = lazy(() => import('./pages/login/LoginPage'));
 const LockPage = lazy(() => import('./pages/lock/LockPage'));
@@ -117,8 +118,9 @@ function ThemedApp() {
               <Route element={<Layout />}>
                 <Route path="/wel/index" element={<Welcome />} />
                 <Route path="/wel/dashboard" element={<Welcome />} />
-                {/* the old platform's developer test page (no use to the users of this one): home instead */}
-                <Route path="/test/index" element={<Navigate to={website.homePath} replace />} />
+                {Object.entries(ROUTE_ALIASES).map(([from, to]) => (
+                  <Route key={from} path={from} element={<Navigate to={to} replace />} />
+                ))}
                 <Route path="/dict-horizontal/index" element={<DictHorizontal />} />
                 <Route path="/dict-vertical/index" element={<DictVertical />} />
                 <Route path="/pass/index" element={<PasswordPage />} />

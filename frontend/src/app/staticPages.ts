@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { website } from '../config/website';
 
 /** Tab labels of the signed-in routes that are not menu routes. */
 const STATIC: Record<string, string> = {
@@ -33,7 +34,16 @@ export const MIRROR_PAGES: Record<string, MirrorPage> = {
   [SITE_MESSAGES_ROUTE]: { page: MESSAGE_CENTRE_PATH, guarded: false, label: 'shell.siteMessages' },
   // one receive management page (which types are sent in-site, and to whom): both routes open it
   [RECEIVE_ROUTE]: { page: RECEIVE_SETTINGS_PATH, guarded: true, label: 'shell.receiveManagement' },
-  '/messageReceiverManagement/index': { page: RECEIVE_SETTINGS_PATH, guarded: true, label: 'shell.receiveManagement' },
+};
+
+/**
+ * Fixed routes of spec 000 §2 that are another name of a route here: they redirect to it (one page, one tab).
+ * `/messageReceiverManagement/index` is the receive management of the user menu (`/infos/index`); `/test/index` was
+ * the old platform's developer test page, of no use to this one's users: home instead.
+ */
+export const ROUTE_ALIASES: Record<string, string> = {
+  '/messageReceiverManagement/index': RECEIVE_ROUTE,
+  '/test/index': website.homePath,
 };
 
 /**
