@@ -4,7 +4,6 @@ import { Alert, App, Button, Form, Input, Space, Tabs, Typography } from 'antd';
 import {
   LockOutlined,
   SafetyOutlined,
-  TeamOutlined,
   UserOutlined,
   GlobalOutlined,
   WechatOutlined,
@@ -18,6 +17,7 @@ import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
 import { completeLogin, signOut } from '../../app/session';
 import { website } from '../../config/website';
+import { TenantField } from './TenantField';
 import { sessionStore } from '../../store/session';
 import { saveLanguage } from '../../i18n';
 import { Logo } from '../../components/Logo';
@@ -124,11 +124,7 @@ function AccountTab({
       onFinish={(v) => void submit(v)}
       autoComplete="off"
     >
-      {website.tenantMode && (
-        <Form.Item name="tenantId" rules={[{ required: true, message: t('login.tenantIdRequired') }]}>
-          <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} aria-label={t('login.tenantId')} />
-        </Form.Item>
-      )}
+      <TenantField />
       <Form.Item name="username" rules={[{ required: true, message: t('login.usernameRequired') }]}>
         <Input
           prefix={<UserOutlined />}

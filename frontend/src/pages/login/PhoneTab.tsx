@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Form, Input, Space } from 'antd';
-import { MobileOutlined, SafetyOutlined, TeamOutlined } from '@ant-design/icons';
+import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { loginByPhone, sendValidate } from '../../api/auth';
 import type { TokenInfo } from '../../api/types';
 import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
 import { website } from '../../config/website';
+import { TenantField } from './TenantField';
 import { sessionStore } from '../../store/session';
 import { fieldOfMessage, MOBILE, RESEND_SECONDS, SMS_CODE } from './phone';
 
@@ -96,11 +97,7 @@ export default function PhoneTab({ onSignedIn }: { onSignedIn: (info: TokenInfo)
       onFinish={(v) => void submit(v)}
       autoComplete="off"
     >
-      {website.tenantMode && (
-        <Form.Item name="tenantId" rules={[{ required: true, message: t('login.tenantIdRequired') }]}>
-          <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} aria-label={t('login.tenantId')} />
-        </Form.Item>
-      )}
+      <TenantField />
       <Form.Item
         name="phone"
         rules={[
