@@ -179,6 +179,9 @@ function summarise(profile, profiledFrom, tasks) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const byFunction = new Map();
   const byScript = new Map();
+  const byCaller = new Map();
+  const parents = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n);
   const inside = (ms) => tasks.some((task) => ms >= task.start && ms <= task.start + task.duration);
   let t = profile.startTime;
   let total = 0;
@@ -192,11 +195,22 @@ function summarise(profile, profiledFrom, tasks) {
     byFunction.set(key, (byFunction.get(key) ?? 0) + delta);
     byScript.set(script, (byScript.get(script) ?? 0) + delta);
     total += delta;
+    // every function on the sample's stack, once
+    const seen = new Set();
+    for (let node = nodes.get(profile.samples[i]); node; node = parents.get(node.id)) {
+      const c = node.callFrame;
+      const name = `${c.functionName || '(anonymous)'} ${c.url.split('/').pop() || c.functionName}:${c.lineNumber + 1}:${c.columnNumber + 1}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      byCaller.set(name, (byCaller.get(name) ?? 0) + delta);
+    }
   }
   log(`samples inside the long tasks: ${(total / 1000).toFixed(0)} ms; by script:`);
   for (const [key, us] of [...byScript].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${key}`);
   log('by function (self time):');
   for (const [key, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${key}`);
+  log('by function (total time: itself and what it called):');
+  for (const [key, us] of [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, 40)) log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${key}`);
 }
 
 /**
