@@ -34,7 +34,7 @@ check: install ## types and lint, backend and frontend
 	cd frontend && npm run lint --silent && npm run typecheck --silent
 
 backend-test: install
-	$(BIN)/pytest -q -p no:cacheprovider --durations=25 -n 2 --dist loadfile
+	$(BIN)/pytest -q -p no:cacheprovider --durations=25 -n 2 --dist loadfile --no-loadscope-reorder
 
 frontend-test: install
 	cd frontend && npm test --silent

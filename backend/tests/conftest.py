@@ -33,9 +33,9 @@ from liftdesk.system.seed import seed
 PG_ADMIN_URL = os.environ.get("LIFTDESK_TEST_PG", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
 BASIC = "Basic " + base64.b64encode(b"saber:saber_secret").decode()
 BACKENDS = ["sqlite", "postgresql"]
-#: Modules that take minutes each: collected first, so that with two xdist workers (``make backend-test``) one of them
-#: starts on them while the other works through the many short ones, instead of one worker finishing them alone at
-#: the end.
+#: Modules that take minutes each: collected first, so that with two xdist workers (``make backend-test``, whose
+#: ``--no-loadscope-reorder`` keeps this order: xdist otherwise hands out the files with the most tests first) one of
+#: them starts on these while the other works through the many short ones, instead of one finishing them at the end.
 LONG_MODULES = ("test_schemathesis.py",)
 
 
