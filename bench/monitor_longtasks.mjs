@@ -90,12 +90,9 @@ try {
       path: args.trace,
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'v8.execute', 'toplevel', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.cpu_profiler'],
     });
+  // the profile starts before the navigation (the same renderer process goes on), so that it covers the page's loading
+  if (cdp) await cdp.send('Profiler.start');
   await page.goto(`${backend.base}/fleet/monitor`);
-  let profiledFrom = 0; // the page's clock (performance.now) when the profile started
-  if (cdp) {
-    await cdp.send('Profiler.start');
-    profiledFrom = await page.evaluate(() => performance.now());
-  }
   const label = page.locator('.monitor-filters label').first();
   await page.waitForFunction(
     (n) => Number(document.querySelector('.monitor-filters label')?.textContent?.replace(/\D+/g, '') ?? 0) >= n,
@@ -119,7 +116,14 @@ try {
   const result = await page.evaluate(() => ({ ...window.__bench, now: performance.now() }));
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
+    // The profile's clock is the system's monotonic clock (µs), the page's is milliseconds since its time origin (a
+    // wall-clock time): node reads both clocks at once to place the time origin on the monotonic one.
+    const wallMinusMonotonic = Date.now() - Number(process.hrtime.bigint()) / 1e6;
+    const origin = await page.evaluate(() => performance.timeOrigin);
+    const profiledFrom = profile.startTime / 1000 - (origin - wallMinusMonotonic); // the page's clock at the profile's start
     writeFileSync(args.profile, JSON.stringify(profile));
+    // beside it, the long tasks on the page's clock and where the profile starts on it (to take the profile apart by task)
+    writeFileSync(`${args.profile}.tasks.json`, JSON.stringify({ profiledFrom, firstPaint: result.firstPaint, longtasks: result.longtasks }));
     log(`CPU profile written to ${args.profile}`);
     summarise(profile, profiledFrom, result.longtasks.filter((t) => t.start >= result.firstPaint));
   }

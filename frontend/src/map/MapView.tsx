@@ -25,6 +25,8 @@ import type { LonLat } from './geo';
 
 // Vite serves the worker as its own file; without it GeoJSON layers never draw.
 maplibregl.setWorkerUrl(workerUrl);
+// Its workers start in a task of their own as soon as a page with a map loads, not inside the task that makes the map.
+setTimeout(() => maplibregl.prewarm(), 0);
 // The tenant's site plan image needs the token, which MapLibre's own requests would not send: `liftdeskplan://<hash>`
 // is loaded by the app (once per image) and handed to MapLibre as bytes.
 maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({

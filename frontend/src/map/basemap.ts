@@ -134,7 +134,8 @@ export function basemapStyle(basemap: Basemap, siteplan: SitePlan | null = null)
   const style: StyleSpecification = {
     version: 8,
     sources: {},
-    layers: [{ id: BACKGROUND_LAYER, type: 'background', paint: { 'background-color': BACKGROUND_COLOR } }],
+    // hidden until the map has something WebGL must draw: then PlainGrid shows it
+    layers: [{ id: BACKGROUND_LAYER, type: 'background', layout: { visibility: 'none' }, paint: { 'background-color': BACKGROUND_COLOR } }],
   };
   if (basemap.tiles.length) {
     style.sources[BASEMAP_SOURCE] = basemapSource(basemap);

@@ -34,9 +34,9 @@ describe('VehicleIndex: the fleet clustered for the view', () => {
     v('4', [121.0, 31.0], { online: false }),
   ];
 
-  it('clusters vehicles that are close on screen, counting them by category with their alarm, and keeps the rest single', () => {
+  it('clusters vehicles that are close on screen, counting them by category with their alarm, and keeps the rest single', async () => {
     const index = new VehicleIndex();
-    index.load(yard, 'WGS84');
+    await index.load(yard, 'WGS84');
     const markers = index.markers(world(10), null);
     const clusters = markers.filter((m) => m.kind === 'cluster');
     const singles = markers.filter((m) => m.kind === 'vehicle');
@@ -47,9 +47,9 @@ describe('VehicleIndex: the fleet clustered for the view', () => {
     expect(markers.reduce((n, m) => n + (m.kind === 'cluster' ? m.count : 1), 0)).toBe(4);
   });
 
-  it('shows every vehicle on its own past the clustering zoom, the selected one last (on top)', () => {
+  it('shows every vehicle on its own past the clustering zoom, the selected one last (on top)', async () => {
     const index = new VehicleIndex();
-    index.load(yard, 'WGS84');
+    await index.load(yard, 'WGS84');
     const markers = index.markers(world(17), '2');
     expect(markers.every((m) => m.kind === 'vehicle')).toBe(true);
     expect(markers).toHaveLength(4);
@@ -58,9 +58,9 @@ describe('VehicleIndex: the fleet clustered for the view', () => {
     expect(last.kind === 'vehicle' && last.selected).toBe(true);
   });
 
-  it('leaves out what is outside the view, and a cluster tells the zoom at which it falls apart', () => {
+  it('leaves out what is outside the view, and a cluster tells the zoom at which it falls apart', async () => {
     const index = new VehicleIndex();
-    index.load(yard, 'WGS84');
+    await index.load(yard, 'WGS84');
     const view = { ...world(10), bounds: [119.5, 29.5, 120.5, 30.5] as [number, number, number, number] };
     const markers = index.markers(view, null);
     expect(markers).toHaveLength(1);
@@ -70,9 +70,9 @@ describe('VehicleIndex: the fleet clustered for the view', () => {
     expect(index.expansionZoom(987654)).toBe(16); // a cluster gone with new positions: past clustering
   });
 
-  it('places vehicles in the basemap CRS (GCJ-02 moves a point in China by a few hundred metres)', () => {
+  it('places vehicles in the basemap CRS (GCJ-02 moves a point in China by a few hundred metres)', async () => {
     const index = new VehicleIndex();
-    index.load([v('1', [120, 30])], 'GCJ02');
+    await index.load([v('1', [120, 30])], 'GCJ02');
     const [m] = index.markers(world(18), null);
     expect(m.kind === 'vehicle' && m.at[0]).not.toBe(120);
     expect(Math.abs((m.kind === 'vehicle' ? m.at[0] : 0) - 120)).toBeLessThan(0.01);

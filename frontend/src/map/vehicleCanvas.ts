@@ -1,15 +1,10 @@
-import Supercluster from 'supercluster';
 import { toMapCrs, type Crs } from './basemap';
+import { CLUSTER_MAX_ZOOM, clusterFleet, dominantCategory, type ClusterInput, type Counts, type ZoomTable } from './cluster';
+import type { ClusterReply, ClusterRequest } from './cluster.worker';
 import type { LonLat } from './geo';
-import {
-  ALARM_COLOR,
-  categoryColor,
-  OFFLINE_COLOR,
-  STATE_COLORS,
-  VEHICLE_CATEGORIES,
-  vehicleCategory,
-  type VehicleCategory,
-} from './vehicleStyle';
+import { ALARM_COLOR, categoryColor, OFFLINE_COLOR, STATE_COLORS, VEHICLE_CATEGORIES, vehicleCategory } from './vehicleStyle';
+
+export { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS } from './cluster';
 
 /** One vehicle on the map (WGS-84; the index places it in the basemap's CRS). */
 export interface MapVehicle {
@@ -21,16 +16,6 @@ export interface MapVehicle {
   alarm: boolean;
   /** Heading in degrees (0 north, clockwise): the arrow's direction. */
   direction: number;
-}
-
-/** Beyond this zoom vehicles are never clustered (FlyTo zooms to 16: a vehicle flown to is on its own). */
-export const CLUSTER_MAX_ZOOM = 15;
-/** Vehicles closer than this on screen (px, at a tile size of 512 as MapLibre's sources) make one cluster. */
-export const CLUSTER_RADIUS = 44;
-
-type Counts = Record<VehicleCategory, number> & { alarm: number };
-interface PointProps {
-  v: MapVehicle;
 }
 
 /** What the canvas draws at a point of the screen: one vehicle, or a cluster of several. */
@@ -48,9 +33,7 @@ export interface View {
 
 /** The colour of the category most of a cluster's vehicles are in (ties: the first in the legend's order). */
 export function dominantColor(counts: Counts): string {
-  let best: VehicleCategory = VEHICLE_CATEGORIES[0];
-  for (const c of VEHICLE_CATEGORIES) if (counts[c] > counts[best]) best = c;
-  return categoryColor(best);
+  return categoryColor(dominantCategory(counts));
 }
 
 /** A cluster's count as it is shown: 1234 → 1.2k, 12345 → 12k. */
@@ -68,76 +51,137 @@ export function clusterRadius(count: number): number {
   return 14;
 }
 
+/** The fleet as the clusterer takes it (typed arrays, handed to the worker without copying). */
+function encode(vehicles: readonly MapVehicle[], crs: Crs): ClusterInput {
+  const n = vehicles.length;
+  const input: ClusterInput = { coords: new Float64Array(2 * n), category: new Uint8Array(n), alarm: new Uint8Array(n) };
+  vehicles.forEach((v, i) => {
+    [input.coords[2 * i], input.coords[2 * i + 1]] = toMapCrs(v.position, crs);
+    input.category[i] = VEHICLE_CATEGORIES.indexOf(vehicleCategory(v));
+    input.alarm[i] = v.alarm ? 1 : 0;
+  });
+  return input;
+}
+
 /**
- * The fleet clustered for every zoom (supercluster: a k-d tree per zoom, built once per data change), asked for the
- * markers of a view. Each cluster counts its vehicles by category and knows whether one has an alarm in progress.
+ * The fleet clustered for every zoom (`clusterFleet`: supercluster, then the clusters listed by zoom), asked for the
+ * markers of a view: a view reads the table of its zoom only. The clustering runs in a worker where the browser has
+ * them (for a few thousand vehicles it made the page's longest task, each time the fleet moved), else at once.
  */
 export class VehicleIndex {
-  private index: Supercluster<PointProps, Counts> = VehicleIndex.make();
-  private count = 0;
+  private tables: ZoomTable[] = [];
+  private vehicles: readonly MapVehicle[] = [];
+  private worker: Worker | null = null;
+  private inWorker = typeof Worker !== 'undefined';
+  private seq = 0;
+  private readonly waiting = new Map<number, { vehicles: readonly MapVehicle[]; input: ClusterInput; done: (applied: boolean) => void }>();
 
-  private static make(): Supercluster<PointProps, Counts> {
-    return new Supercluster<PointProps, Counts>({
-      radius: CLUSTER_RADIUS,
-      maxZoom: CLUSTER_MAX_ZOOM,
-      extent: 512,
-      map: ({ v }) => {
-        const counts = { moving: 0, loaded: 0, idle: 0, off: 0, offline: 0, alarm: v.alarm ? 1 : 0 };
-        counts[vehicleCategory(v)] = 1;
-        return counts;
-      },
-      reduce: (acc, p) => {
-        for (const c of VEHICLE_CATEGORIES) acc[c] += p[c];
-        acc.alarm = Math.max(acc.alarm, p.alarm);
-      },
+  /**
+   * Takes the fleet (replacing the one before), placed in the basemap's CRS. Resolves with true once its clusters
+   * are in (the markers are the new fleet's from then on), false when a newer fleet came first.
+   */
+  load(vehicles: readonly MapVehicle[], crs: Crs): Promise<boolean> {
+    const input = encode(vehicles, crs);
+    const seq = (this.seq += 1);
+    const worker = this.inWorker ? this.startWorker() : null;
+    if (!worker) {
+      this.apply(vehicles, clusterFleet(input));
+      return Promise.resolve(true);
+    }
+    return new Promise((done) => {
+      this.waiting.set(seq, { vehicles, input, done });
+      worker.postMessage({ seq, input } satisfies ClusterRequest);
     });
   }
 
-  /** Takes the fleet (replacing the one before), placed in the basemap's CRS. */
-  load(vehicles: readonly MapVehicle[], crs: Crs): void {
-    this.index = VehicleIndex.make();
-    this.index.load(
-      vehicles.map((v) => ({ type: 'Feature', properties: { v }, geometry: { type: 'Point', coordinates: toMapCrs(v.position, crs) } })),
-    );
-    this.count = vehicles.length;
+  get size(): number {
+    return this.vehicles.length;
   }
 
-  get size(): number {
-    return this.count;
+  /** Stops the worker; a fleet still waiting for it is not taken. */
+  dispose(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.inWorker = false;
+    for (const w of this.waiting.values()) w.done(false);
+    this.waiting.clear();
+  }
+
+  private startWorker(): Worker | null {
+    if (this.worker) return this.worker;
+    try {
+      const worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module' });
+      worker.onmessage = (e: MessageEvent<ClusterReply>) => this.reply(e.data);
+      // a worker that cannot start (a policy, an old browser): the fleets waiting are clustered here, and so are the next
+      worker.onerror = () => this.fallBack();
+      this.worker = worker;
+      return worker;
+    } catch {
+      this.inWorker = false;
+      return null;
+    }
+  }
+
+  private reply({ seq, tables }: ClusterReply): void {
+    const wanted = this.waiting.get(seq);
+    if (!wanted) return;
+    for (const [s, w] of this.waiting) {
+      if (s > seq) continue;
+      this.waiting.delete(s);
+      if (s < seq) w.done(false); // a newer fleet is in
+    }
+    this.apply(wanted.vehicles, tables);
+    wanted.done(true);
+  }
+
+  private fallBack(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.inWorker = false;
+    const last = [...this.waiting.entries()].sort((a, b) => a[0] - b[0]);
+    this.waiting.clear();
+    last.forEach(([, w], k) => {
+      if (k === last.length - 1) this.apply(w.vehicles, clusterFleet(w.input));
+      w.done(k === last.length - 1);
+    });
+  }
+
+  private apply(vehicles: readonly MapVehicle[], tables: ZoomTable[]): void {
+    this.vehicles = vehicles;
+    this.tables = tables;
   }
 
   /** The markers of a view, clusters under single vehicles and the selected vehicle last (drawn on top). */
   markers(view: View, selected: string | null): Marker[] {
-    if (this.count === 0) return [];
+    const t = this.tables[Math.min(this.tables.length - 1, Math.max(0, Math.floor(view.zoom)))];
+    if (!t || this.vehicles.length === 0) return [];
     const [w, s, e, n] = view.bounds;
-    const zoom = Math.max(0, Math.floor(view.zoom));
-    const features = this.index.getClusters([Math.max(-180, w), Math.max(-85, s), Math.min(180, e), Math.min(85, n)], zoom);
     const clusters: Marker[] = [];
     const vehicles: Marker[] = [];
     let chosen: Marker | null = null;
-    for (const f of features) {
-      const at = f.geometry.coordinates as LonLat;
+    for (let k = 0; k < t.x.length; k += 1) {
+      const at: LonLat = [t.x[k], t.y[k]];
+      if (at[0] < w || at[0] > e || at[1] < s || at[1] > n) continue;
       const { x, y } = view.project(at);
-      const p = f.properties;
-      if ('cluster' in p && p.cluster) {
-        clusters.push({ kind: 'cluster', x, y, count: p.point_count, clusterId: p.cluster_id, at, color: dominantColor(p), alarm: p.alarm > 0 });
-      } else {
-        const v = (p as PointProps).v;
-        const marker: Marker = { kind: 'vehicle', x, y, vehicle: v, selected: v.id === selected, at };
-        if (v.id === selected) chosen = marker;
-        else vehicles.push(marker);
+      if (t.cluster[k]) {
+        const color = categoryColor(VEHICLE_CATEGORIES[t.category[k]]);
+        clusters.push({ kind: 'cluster', x, y, count: t.count[k], clusterId: t.id[k], at, color, alarm: t.alarm[k] > 0 });
+        continue;
       }
+      const v = this.vehicles[t.id[k]];
+      const marker: Marker = { kind: 'vehicle', x, y, vehicle: v, selected: v.id === selected, at };
+      if (v.id === selected) chosen = marker;
+      else vehicles.push(marker);
     }
     return chosen ? [...clusters, ...vehicles, chosen] : [...clusters, ...vehicles];
   }
 
   /** The zoom at which a cluster falls apart (a click on it zooms there). */
   expansionZoom(clusterId: number): number {
-    try {
-      return this.index.getClusterExpansionZoom(clusterId);
-    } catch {
-      return CLUSTER_MAX_ZOOM + 1; // the cluster has gone with new positions: zoom past clustering
+    for (const t of this.tables) {
+      for (let k = 0; k < t.id.length; k += 1) if (t.cluster[k] && t.id[k] === clusterId) return t.expansion[k];
     }
+    return CLUSTER_MAX_ZOOM + 1; // the cluster has gone with new positions: zoom past clustering
   }
 }
 

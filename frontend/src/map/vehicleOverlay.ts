@@ -32,7 +32,7 @@ interface Wanted {
  *
  * The canvas sits in the map's canvas container (over the map, under its controls) and lets pointer events through
  * to the map; clicks and the cursor are the overlay's own hit tests on what it drew last. The fleet is clustered
- * with supercluster (`VehicleIndex`), rebuilt at most once per MAP_UPDATE_MS with the newest vehicles.
+ * with supercluster in a worker (`VehicleIndex`), at most once per MAP_UPDATE_MS with the newest vehicles.
  */
 export class VehicleOverlay {
   readonly canvas: HTMLCanvasElement;
@@ -85,6 +85,7 @@ export class VehicleOverlay {
     this.map.off('resize', this.resize);
     this.map.off('click', this.click);
     this.map.off('mousemove', this.hover);
+    this.index.dispose();
     if (this.hovering) this.map.getCanvas().style.cursor = '';
     this.canvas.remove();
   }
@@ -96,9 +97,11 @@ export class VehicleOverlay {
       this.timer = null;
       this.last = performance.now();
       const { vehicles, crs } = this.wanted;
-      this.index.load(vehicles, crs);
-      this.loaded = { vehicles, crs };
-      this.draw();
+      void this.index.load(vehicles, crs).then((taken) => {
+        if (!taken) return;
+        this.loaded = { vehicles, crs };
+        this.draw();
+      });
     }, wait);
   }
 
