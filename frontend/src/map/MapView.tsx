@@ -119,15 +119,18 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
       // the note says why at once, and the map draws nothing WebGL must draw (see PlainGrid).
       let map: maplibregl.Map;
       try {
+        // its controls come in the next task (below); the style is ours (basemap.ts, checked against the style
+        // specification by its tests): not validated again at each map
         map = new maplibregl.Map({
           container: element,
           style: basemapStyle({ ...first, tiles: [] }),
+          validateStyle: false,
           center: [at[0], at[1]],
           zoom: level,
           dragRotate: false,
           pitchWithRotate: false,
           touchPitch: false,
-          attributionControl: { compact: true },
+          attributionControl: false,
           ...(fadeDuration === undefined ? {} : { fadeDuration }),
         });
       } catch {
@@ -138,6 +141,7 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
       map.touchZoomRotate.disableRotation();
       map.keyboard.disableRotation();
       const controls = setTimeout(() => {
+        map.addControl(new maplibregl.AttributionControl({ compact: true }));
         map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
         map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
       }, 0);

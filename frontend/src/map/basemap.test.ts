@@ -1,3 +1,4 @@
+import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';
 import { BASEMAP_SOURCE, basemapStyle, BLANK, SITEPLAN_SOURCE, sitePlanCorners, toMapCrs, type Basemap } from './basemap';
 
@@ -5,6 +6,15 @@ const OSM: Basemap = { ...BLANK, name: 'osm', tiles: ['https://tile.example/{z}/
 const PLAN = { url: '/files/yard.png', topLeft: [121.59, 31.36] as const, bottomRight: [121.6, 31.35] as const };
 
 describe('basemapStyle', () => {
+  it('is a valid style (the map takes it without validating it again)', () => {
+    for (const style of [basemapStyle(BLANK), basemapStyle(OSM), basemapStyle(OSM, PLAN)]) expect(validateStyleMin(style)).toEqual([]);
+    // the background waits for something WebGL must draw (PlainGrid shows it)
+    expect(basemapStyle(BLANK).layers[0]).toMatchObject({ id: 'background', layout: { visibility: 'none' } });
+    const broken = basemapStyle(OSM);
+    broken.layers.push({ id: 'x', type: 'raster', source: 'missing' });
+    expect(validateStyleMin(broken)).not.toEqual([]);
+  });
+
   it('is a background under the raster tiles', () => {
     const style = basemapStyle(OSM);
     expect(style.layers.map((l) => l.id)).toEqual(['background', BASEMAP_SOURCE]);
