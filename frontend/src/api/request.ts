@@ -96,13 +96,38 @@ export function requestHeaders(opts: RequestOptions = {}): Record<string, string
   return { ...headers, ...opts.headers };
 }
 
-/** Sends a request and returns the parsed body; rejects with ApiError on any code other than 200. */
+/**
+ * Lets the browser run what waits (a frame, input, the next request) before going on: `scheduler.yield()` where the
+ * browser has it, else a message to the page itself (a task, not a timer: no clamping, no fake timers in tests).
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Sends a request and returns the parsed body; rejects with ApiError on any code other than 200.
+ *
+ * The request is sent in a task of its own (but for one that must leave as the page unloads): a page's queries start
+ * together as it mounts, and sending each (its headers, `fetch` itself) inside the task that mounted the page made one
+ * long task of them (tens of milliseconds on a small machine).
+ */
 export async function request<T = unknown>(url: string, opts: RequestOptions = {}): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? website.requestTimeout);
   let response: Response;
   let text: string;
   try {
+    if (!opts.keepalive) await nextTask();
+    controller.signal.throwIfAborted();
     response = await fetch(buildUrl(url, opts.params), {
       method: opts.method ?? 'GET',
       headers: requestHeaders(opts),
