@@ -63,7 +63,7 @@ export function clusterFleet(input: ClusterInput): ZoomTable[] {
       acc.alarm = Math.max(acc.alarm, p.alarm);
     },
   });
-  const points: Supercluster.PointFeature<{ i: number }>[] = [];
+  const points: Parameters<typeof index.load>[0] = [];
   for (let i = 0; i < n; i += 1) {
     points.push({ type: 'Feature', properties: { i }, geometry: { type: 'Point', coordinates: [input.coords[2 * i], input.coords[2 * i + 1]] } });
   }
