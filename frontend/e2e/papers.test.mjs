@@ -56,21 +56,30 @@ function png(width = 8, height = 6) {
   return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** Writes a driver of tenant 000000 (root organisation) whose licence expires in `days` days. */
+/**
+ * Writes a driver of tenant 000000 (root organisation) whose licence expires in `days` days: at noon of that day in
+ * the tenants' zone, so that the days left are `days` at any hour of the run (UTC now + days + 1 h was a day more
+ * when the test ran in the zone's last hour of the day).
+ */
 function insertDriver(name, days) {
   const code = `
 import asyncio, random, sys
-from datetime import timedelta
-from liftdesk.core.db import Database, utcnow
+from datetime import datetime, time, timedelta
+from liftdesk.core.config import get_settings
+from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Driver
+from liftdesk.fleet.papers import local_today
+def noon_in(days):
+    local = datetime.combine(local_today() + timedelta(days=days), time(12))
+    return local - timedelta(minutes=get_settings().tz_offset_minutes)
 async def main():
     db = Database()
     async with db.sessionmaker() as s:
         s.add(Driver(id=next_id(), tenant_id="000000", name=sys.argv[1], phone=f"13{random.randint(0, 10**9 - 1):09d}",
                      mechanism_id=1123598813738675201,
                      create_dept=1123598813738675201, license_number="L" + sys.argv[1][-4:],
-                     license_valid_until=utcnow() + timedelta(days=int(sys.argv[2]), hours=1)))
+                     license_valid_until=noon_in(int(sys.argv[2]))))
         await s.commit()
     await db.dispose()
 asyncio.run(main())
