@@ -88,6 +88,18 @@ describe('request wrapper', () => {
     expect(shown[0]).toContain('502');
   });
 
+  it('sends a request in a task of its own, but one that must leave as the page unloads at once', async () => {
+    const fetch = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: 200, data: 1 }), { status: 200 })));
+    vi.stubGlobal('fetch', fetch);
+    const later = request('/api/a');
+    await Promise.resolve(); // microtasks alone do not send it: the task that started it goes on first
+    expect(fetch).not.toHaveBeenCalled();
+    const now = request('/api/b', { keepalive: true });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await Promise.all([later, now]);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('times out after 30 s with "request timeout"', async () => {
     vi.useFakeTimers();
     vi.stubGlobal(
