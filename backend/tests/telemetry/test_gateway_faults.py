@@ -265,12 +265,19 @@ async def test_redis_down_ingest_goes_on_and_the_live_feed_recovers(api: Api, re
                 answer = await client.request(loc((start - T0).total_seconds() + k, lat=lat), WAIT)  # type: ignore[union-attr]
                 assert getattr(answer, "result", None) == 0
 
-            async def shown(lat: float, kind: str = "vehicles") -> dict[str, Any]:
+            async def shown(lat: float, resync: bool = False) -> dict[str, Any]:
+                """The vehicle's state once the feed shows it at ``lat``; with ``resync``, only from a new snapshot
+                (its first piece is a ``snapshot``, the rest ``vehicles``)."""
+                synced = not resync
                 async with asyncio.timeout(WAIT):
                     while True:
-                        mine = [v for v in await frames(ws, kind) if v["carId"] == str(vid)]
+                        msg = json.loads(await ws.recv())
+                        synced = synced or msg["type"] == "snapshot"
+                        if not synced or msg["type"] not in ("snapshot", "vehicles"):
+                            continue
+                        mine = [v for v in msg["data"] if v["carId"] == str(vid)]
                         if mine and mine[-1]["lat"] == lat:
-                            return mine[-1]
+                            return dict(mine[-1])
 
             await report(0, 31.21)
             await shown(31.21)
@@ -295,7 +302,7 @@ async def test_redis_down_ingest_goes_on_and_the_live_feed_recovers(api: Api, re
                 await redis_server.start()
                 # The feed recovers: a snapshot of the fleet as it is now (the positions sent while Redis was down
                 # included), then live updates again; the socket of the token revoked meanwhile is closed.
-                assert (await shown(31.24, "snapshot"))["online"] is True
+                assert (await shown(31.24, resync=True))["online"] is True
                 await report(5, 31.25)
                 await shown(31.25)
                 with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:

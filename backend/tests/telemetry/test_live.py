@@ -64,6 +64,15 @@ async def _recv(ws: Any, kind: str, wait_s: float = 5.0) -> list[dict[str, Any]]
             return list(msg["data"])
 
 
+async def _fleet(ws: Any, car_id: str, wait_s: float = 5.0) -> list[dict[str, Any]]:
+    """The fleet the socket sends as it connects, read until ``car_id`` is in it: a ``snapshot`` with the first
+    piece, then ``vehicles`` with the rest."""
+    fleet = await _recv(ws, "snapshot", wait_s)
+    while all(m["carId"] != car_id for m in fleet):
+        fleet += await _recv(ws, "vehicles", wait_s)
+    return fleet
+
+
 async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, server: tuple[Any, int]) -> None:
     app, port = server
     device = f"7{abs(hash(api.unique())) % 10**11:011d}"
@@ -91,7 +100,7 @@ async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, ser
                 other = await _recv(b, "vehicles", wait_s=1.5)
                 assert all(m["carId"] != car_id for m in other)
     async with websockets.connect(url + token_a) as again:
-        snap = await _recv(again, "snapshot")
+        snap = await _fleet(again, car_id)
         mine = [m for m in snap if m["carId"] == car_id]
         assert len(mine) == 1
         # the snapshot and the pushed updates are one shape, with the same values for the same state
@@ -135,6 +144,37 @@ async def test_server_settings_reach_the_gateway(server: tuple[Any, int]) -> Non
         await asyncio.wait_for(client.closed.wait(), 5)  # idle for longer than 0.5 s
     finally:
         await client.close()
+
+
+async def test_the_fleet_at_connection_comes_in_pieces(
+    api: Api, server: tuple[Any, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large fleet is sent as one ``snapshot`` piece and then ``vehicles`` pieces (a browser parses each in a task
+    of its own), each at most SNAPSHOT_PIECE long: together the same fleet as one whole snapshot, each vehicle once."""
+    from liftdesk.telemetry import live
+
+    app, port = server
+    t0 = datetime(2026, 6, 3, 1, 0, 0)
+    for i in range(3):
+        device = f"6{abs(hash(api.unique())) % 10**11:011d}"
+        await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("PIECE-"), "deviceNumber": device})
+        fix = Fix(time=t0, lat=31.2, lon=121.5 + i * 1e-3, speed_kmh=1.0)
+        await app.state.pipeline.process([Report(device=device, fixes=(fix,), received_at=t0)])
+    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth=" + await api.token("admin", "admin")
+
+    async def first_messages(piece: int, count: int) -> list[tuple[str, list[str]]]:
+        monkeypatch.setattr(live, "SNAPSHOT_PIECE", piece)
+        async with websockets.connect(url) as ws:
+            got = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(count)]
+        return [(m["type"], [v["carId"] for v in m["data"]]) for m in got]
+
+    [(kind, whole)] = await first_messages(10**6, 1)
+    assert kind == "snapshot" and len(whole) >= 3
+    pieces = await first_messages(2, -(-len(whole) // 2))
+    assert [kind for kind, _ in pieces] == ["snapshot"] + ["vehicles"] * (len(pieces) - 1)
+    assert all(len(ids) == 2 for _, ids in pieces[:-1]) and 1 <= len(pieces[-1][1]) <= 2
+    sent = [i for _, ids in pieces for i in ids]
+    assert len(set(sent)) == len(sent) and sorted(sent) == sorted(whole), "the same vehicles, each once"
 
 
 async def test_events_and_online_changes_reach_their_tenant_bounded(
