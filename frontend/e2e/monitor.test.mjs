@@ -141,16 +141,18 @@ describe('fleet', () => {
     const drawn = () =>
       page.evaluate(() => {
         const element = document.querySelector('.monitor-map [data-testid="map"]');
-        const m = element.maplibreMap;
+        const m = element.mapCamera;
         const c = m.getCenter();
-        const b = m.getBounds();
+        const nw = m.unproject([0, 0]);
+        const se = m.unproject([element.clientWidth, element.clientHeight]);
         return {
           markers: element.vehicleMarkers(),
           width: element.clientWidth,
           height: element.clientHeight,
           center: [c.lng, c.lat],
-          view: [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
+          view: [nw.lng, se.lat, se.lng, nw.lat],
           zoom: m.getZoom(),
+          maplibre: Boolean(element.maplibreMap),
         };
       });
     await page.waitForFunction(
@@ -160,12 +162,13 @@ describe('fleet', () => {
       },
       SIMULATED,
     );
-    // nothing for WebGL to draw: the map's WebGL canvas is hidden, the grid and the vehicles are 2D canvases
+    // nothing for WebGL to draw: no MapLibre map at all (no WebGL context), the grid and the vehicles are 2D
     assert.equal(await map.getAttribute('data-render'), 'plain');
-    assert.equal(await map.locator('canvas.maplibregl-canvas').isVisible(), false);
+    assert.equal(await map.locator('canvas.maplibregl-canvas').count(), 0);
     assert.equal(await map.locator('.map-plain').isVisible(), true);
     assert.equal(await map.locator('canvas.map-vehicles').isVisible(), true);
     const seen = await drawn();
+    assert.equal(seen.maplibre, false, 'no MapLibre map while the map draws only in 2D');
     assert.equal(seen.markers.reduce((n, m) => n + m.count, 0), SIMULATED, JSON.stringify(seen));
     // the view was fitted to the fleet: its centre within the vehicles' bounds, every vehicle in view and no marker
     // squeezed against the map's edge
@@ -203,8 +206,42 @@ describe('fleet', () => {
       await page.getByRole('button', { name: '展开/收起菜单' }).click();
     await page.locator('.app-sider').getByText('车辆管理', { exact: true }).waitFor();
 
-    // the overlay's own hit test: a click on a cluster zooms into it, a click on a vehicle opens its card
+    // the plain camera's gestures: a drag moves the map with the pointer (the place grabbed stays under it), the
+    // wheel zooms in
     const box = await page.locator('.monitor-map [data-testid="map"]').boundingBox();
+    const camera = (what, arg) =>
+      page.evaluate(
+        ([w, a]) => {
+          const m = document.querySelector('.monitor-map [data-testid="map"]').mapCamera;
+          if (w === 'zoom') return m.getZoom();
+          if (w === 'unproject') return ((p) => [p.lng, p.lat])(m.unproject(a));
+          return ((p) => [p.x, p.y])(m.project(a));
+        },
+        [what, arg],
+      );
+    const from = [box.width / 2 + 13, box.height / 2 + 17];
+    const grabbed = await camera('unproject', from);
+    const zoomBefore = await camera('zoom');
+    await page.mouse.move(box.x + from[0], box.y + from[1]);
+    await page.mouse.down();
+    await page.mouse.move(box.x + from[0] + 40, box.y + from[1] + 20, { steps: 4 });
+    await page.mouse.move(box.x + from[0] + 80, box.y + from[1] + 40, { steps: 4 });
+    await page.mouse.up();
+    const now = await camera('project', grabbed);
+    assert.ok(Math.abs(now[0] - from[0] - 80) < 1.5 && Math.abs(now[1] - from[1] - 40) < 1.5, `the grabbed place follows the pointer: ${now} for ${from}`);
+    assert.equal(await camera('zoom'), zoomBefore, 'a drag does not zoom');
+    await page.mouse.wheel(0, -450);
+    await page.waitForFunction((z) => document.querySelector('.monitor-map [data-testid="map"]').mapCamera.getZoom() > z + 0.5, zoomBefore);
+    // and back where it was: the wheel out at the same place, the drag back
+    await page.mouse.wheel(0, 450);
+    await page.waitForFunction((z) => Math.abs(document.querySelector('.monitor-map [data-testid="map"]').mapCamera.getZoom() - z) < 1e-6, zoomBefore);
+    await page.mouse.down();
+    await page.mouse.move(box.x + from[0], box.y + from[1], { steps: 8 });
+    await page.mouse.up();
+    const back = await camera('project', grabbed);
+    assert.ok(Math.abs(back[0] - from[0]) < 1.5 && Math.abs(back[1] - from[1]) < 1.5, `back where it was: ${back} for ${from}`);
+
+    // the overlay's own hit test: a click on a cluster zooms into it, a click on a vehicle opens its card
     let clickedVehicle = false;
     const tried = [];
     for (let i = 0; i < 8 && !clickedVehicle; i += 1) {

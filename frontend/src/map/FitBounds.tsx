@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { toMapCrs } from './basemap';
-import { useMapContext } from './context';
+import { useCamera } from './context';
 import type { LonLat } from './geo';
 
 /** Moves the enclosing map to show those WGS-84 bounds, each time they change (renders nothing). */
 export function FitBounds({ bounds, padding = 48, maxZoom = 17 }: { bounds: [LonLat, LonLat] | null; padding?: number; maxZoom?: number }) {
-  const { map, basemap } = useMapContext();
+  const { camera: map, basemap } = useCamera();
   const key = bounds ? JSON.stringify(bounds) : '';
   useEffect(() => {
     if (!key) return;

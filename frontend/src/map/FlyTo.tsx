@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { toMapCrs } from './basemap';
-import { useMapContext } from './context';
+import { useCamera } from './context';
 import type { LonLat } from './geo';
 
 /**
@@ -8,7 +8,7 @@ import type { LonLat } from './geo';
  * (renders nothing). The token lets the same place be flown to twice.
  */
 export function FlyTo({ target, token, minZoom = 16 }: { target: LonLat | null; token: number; minZoom?: number }) {
-  const { map, basemap } = useMapContext();
+  const { camera: map, basemap } = useCamera();
   const key = target ? `${target[0]},${target[1]},${token}` : '';
   useEffect(() => {
     if (!key) return;

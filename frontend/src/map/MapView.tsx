@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import * as maplibregl from 'maplibre-gl';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import type * as MapLibre from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { Button, Result } from 'antd';
@@ -19,28 +19,43 @@ import {
   type Basemap,
 } from './basemap';
 import { probeTile, tileHost, watchBasemap, type BasemapStatus } from './basemapHealth';
-import { MapContext, planImageBytes, useTenantMap, type MapContextValue } from './context';
+import { PlainCamera, type MapCamera } from './camera';
+import { CameraContext, MapContext, planImageBytes, useTenantMap, type CameraContextValue, type MapContextValue } from './context';
 import { PlainGrid } from './plainGrid';
 import type { LonLat } from './geo';
 
-// Vite serves the worker as its own file; without it GeoJSON layers never draw.
-maplibregl.setWorkerUrl(workerUrl);
-// Its workers start in a task of their own as soon as a page with a map loads, not inside the task that makes the map.
-setTimeout(() => maplibregl.prewarm(), 0);
-// The tenant's site plan image needs the token, which MapLibre's own requests would not send: `liftdeskplan://<hash>`
-// is loaded by the app (once per image) and handed to MapLibre as bytes.
-maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({
-  data: await planImageBytes(params.url.slice(PLAN_PROTOCOL.length + 3)),
-}));
+type MapLibreModule = typeof MapLibre;
+let loading: Promise<MapLibreModule> | null = null;
 
-/** The map's element, which carries its MapLibre map (for the browser tests and for debugging from the console). */
-export type MapElement = HTMLDivElement & { maplibreMap?: maplibregl.Map };
+/**
+ * MapLibre, loaded the first time a map needs WebGL: a page whose maps draw only in 2D (the monitor without tiles)
+ * never parses it. Its worker is Vite's own file (without it GeoJSON layers never draw) and starts in a task of its
+ * own; the tenant's site plan image needs the token, which MapLibre's own requests would not send:
+ * `liftdeskplan://<hash>` is loaded by the app (once per image) and handed to MapLibre as bytes.
+ */
+function loadMapLibre(): Promise<MapLibreModule> {
+  loading ??= import('maplibre-gl').then((maplibregl) => {
+    maplibregl.setWorkerUrl(workerUrl);
+    setTimeout(() => maplibregl.prewarm(), 0);
+    maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({
+      data: await planImageBytes(params.url.slice(PLAN_PROTOCOL.length + 3)),
+    }));
+    return maplibregl;
+  });
+  return loading;
+}
+
+/**
+ * The map's element, which carries its camera and, once made, its MapLibre map (for the browser tests and for
+ * debugging from the console).
+ */
+export type MapElement = HTMLDivElement & { maplibreMap?: MapLibre.Map; mapCamera?: MapCamera };
 
 /**
  * Without its tiles, the basemap's layer is hidden (no more requests) and the background becomes a light grid that
  * moves with the map; `false` puts the basemap back.
  */
-function showFallback(map: maplibregl.Map, on: boolean): void {
+function showFallback(map: MapLibre.Map, on: boolean): void {
   if (map.getLayer(BASEMAP_SOURCE)) map.setLayoutProperty(BASEMAP_SOURCE, 'visibility', on ? 'none' : 'visible');
   if (!map.getLayer(BACKGROUND_LAYER)) return;
   if (on && !map.hasImage(FALLBACK_BACKGROUND.image)) {
@@ -53,6 +68,9 @@ function showFallback(map: maplibregl.Map, on: boolean): void {
     on && map.hasImage(FALLBACK_BACKGROUND.image) ? FALLBACK_BACKGROUND.image : undefined,
   );
 }
+
+const NO_TILES: BasemapStatus = { state: 'none' };
+const LOADING: BasemapStatus = { state: 'loading' };
 
 function reasonText(t: TFunction, status: Extract<BasemapStatus, { state: 'failed' }>): string {
   if (status.reason === 'timeout') return t('map.basemapTimeout', { host: status.host, seconds: status.seconds });
@@ -78,49 +96,142 @@ export interface MapViewProps {
   fadeDuration?: number;
 }
 
+
+/** The MapLibre map of a MapView and what goes with it (kept in a ref: its callbacks outlive renders). */
+interface Engine {
+  map: MapLibre.Map | null;
+  loaded: boolean;
+  stopWatching: () => void;
+}
+
 /**
- * One MapLibre map. The style is a background under the basemap's raster tiles and the site plan (the tenant's
- * setting, else the configured one), so the map and its layers still work when tiles cannot load (offline, a plant
- * network, tests): then the basemap is hidden, the background shows a grid and a note says why. Children render
- * once the map has loaded. The map is made once the tenant's setting has been read (once for every map).
+ * A map. It starts as a `PlainCamera` (a 2D camera over a grid, with MapLibre's controls and gestures, and no WebGL
+ * context at all), which is all a map needs while it shows only 2D layers (the vehicles). A MapLibre map is made,
+ * where the camera stands, once WebGL must draw something: the basemap's tiles (one probed at the map's centre
+ * loaded), a site plan, or a `WebGLLayer` (a shape, a track); it then replaces the camera and stays. Its style is a
+ * background under the basemap's raster tiles and the site plan (the tenant's setting, else the configured one), so
+ * the map and its layers still work when tiles cannot load (offline, a plant network, tests): then a note says why,
+ * and when nothing else needs WebGL its canvas is hidden under a 2D grid (`PlainGrid`). Layers render once the
+ * tenant's setting has been read (once for every map) and the camera is there.
  */
 export default function MapView({ basemap, siteplan, center, zoom, className, style, children, fadeDuration }: MapViewProps) {
   const { t } = useTranslation();
   const container = useRef<MapElement>(null);
   // no WebGL: MapLibre cannot make its context (found when the map is made, not by a context made to find out)
   const [supported, setSupported] = useState(true);
+  const [camera, setCamera] = useState<PlainCamera | null>(null);
   const [value, setValue] = useState<MapContextValue | null>(null);
   const tenant = useTenantMap();
   const chosen = basemap ?? tenant.basemap;
   const ready = basemap !== undefined || tenant.ready;
   const basemapKey = JSON.stringify(chosen);
+  const first = useMemo(() => JSON.parse(basemapKey) as Basemap, [basemapKey]);
   const plan = siteplan === undefined ? tenant.siteplan : siteplan;
   const planKey = JSON.stringify(plan);
-  // where the map opens: the first values, then where it stood before a rebuild (later moves go through the map's
-  // own API: layers fit their shapes)
-  const view = useRef({ center: center ?? website.map.center, zoom: zoom ?? website.map.zoom });
-  const [status, setStatus] = useState<BasemapStatus>({ state: 'loading' });
-  const retry = useRef<() => void>(() => undefined);
-  // the layers that MapLibre must draw (see MapContextValue.needsWebGL), and the 2D background drawn without them
+  // where the map opens: the first values, then where it stood before a rebuild (later moves go through the
+  // camera: layers fit their shapes)
+  const view = useRef<{ center: LonLat; zoom: number }>({ center: center ?? [...website.map.center], zoom: zoom ?? website.map.zoom });
+  // the basemap's status: of its tiles' probe (again at each retry), then of the watcher of the tiles on the map
+  const [attempt, setAttempt] = useState(0);
+  const probeKey = `${basemapKey}#${attempt}`;
+  const [probed, setProbed] = useState<{ key: string; status: BasemapStatus } | null>(null);
+  const status: BasemapStatus = !first.tiles.length ? NO_TILES : probed?.key === probeKey ? probed.status : LOADING;
+  const statusRef = useRef(status);
+  const probeKeyRef = useRef(probeKey);
+  useEffect(() => {
+    statusRef.current = status;
+    probeKeyRef.current = probeKey;
+  }, [status, probeKey]);
+  // the layers that MapLibre must draw (see CameraContextValue.needsWebGL), and whether MapLibre has been asked for
   const [webglLayers, setWebglLayers] = useState(0);
+  const needsWebGL = useCallback(() => {
+    setWebglLayers((n) => n + 1);
+    return () => setWebglLayers((n) => n - 1);
+  }, []);
+  // asked for once, MapLibre stays (it has been paid for; without anything to draw its canvas is hidden)
+  const wantsWebGL = status.state === 'ok' || !!plan || webglLayers > 0;
+  const [webgl, setWebgl] = useState(false);
+  if (wantsWebGL && !webgl) setWebgl(true);
   const [grid, setGrid] = useState<PlainGrid | null>(null);
   const plain = status.state !== 'ok' && !plan && webglLayers === 0;
+  const engine = useRef<Engine>({ map: null, loaded: false, stopWatching: () => undefined });
+  const cameraRef = useRef<PlainCamera | null>(null);
 
+  /** The view now: the MapLibre map's, else the camera's, else where the map is to open. */
+  const currentView = useCallback((): { center: LonLat; zoom: number } => {
+    const now = engine.current.map ?? cameraRef.current;
+    if (!now) return view.current;
+    const c = now.getCenter();
+    return { center: [c.lng, c.lat], zoom: now.getZoom() };
+  }, []);
+
+  /** The basemap's tiles on the loaded MapLibre map (again, after a retry), watched from then on. */
+  const showTiles = useCallback((key: string) => {
+    const { map, loaded } = engine.current;
+    if (!map || !loaded || statusRef.current.state !== 'ok') return;
+    const source = map.getSource<MapLibre.RasterTileSource>(BASEMAP_SOURCE);
+    if (source) {
+      // ask for the tiles again (the failed ones are not retried by themselves)
+      showFallback(map, false);
+      source.setTiles([...first.tiles]);
+    } else {
+      addBasemap(map, first);
+    }
+    engine.current.stopWatching();
+    engine.current.stopWatching = watchBasemap(map, BASEMAP_SOURCE, tileHost(first), (next) => {
+      if (next.state === 'failed') showFallback(map, true);
+      setProbed({ key, status: next });
+    });
+  }, [first]);
+
+  // The plain camera, until the MapLibre map has loaded (or for good, when nothing needs WebGL).
+  const hasMap = value !== null;
   useEffect(() => {
     const target = container.current;
-    if (!target || !supported || !ready) return;
+    if (!target || !ready || hasMap) return;
+    const made = new PlainCamera(target, view.current.center, view.current.zoom);
+    cameraRef.current = made;
+    target.mapCamera = made;
+    setCamera(made);
+    return () => {
+      const c = made.getCenter();
+      view.current = { center: [c.lng, c.lat], zoom: made.getZoom() };
+      cameraRef.current = null;
+      if (target.mapCamera === made) delete target.mapCamera;
+      setCamera(null);
+      made.remove();
+    };
+  }, [ready, hasMap]);
+
+  // One tile at the map's centre (again at each retry): when it loads, the tiles go on the map (MapLibre is made
+  // for them). Where tiles cannot load (a plant network without internet) the map never asks for them and the note
+  // says why at once.
+  useEffect(() => {
+    if (!ready || !first.tiles.length) return;
+    let stopped = false;
+    const { center: at, zoom: level } = currentView();
+    void probeTile(first.tiles[0], { at, zoom: level }).then((result) => {
+      if (stopped) return;
+      statusRef.current = result;
+      setProbed({ key: probeKey, status: result });
+      showTiles(probeKey);
+    });
+    return () => {
+      stopped = true;
+    };
+  }, [ready, first, probeKey, currentView, showTiles]);
+
+  // The MapLibre map, once asked for: made in the camera's place, and its layers' context once it has loaded.
+  useEffect(() => {
+    const target = container.current;
+    if (!target || !supported || !ready || !webgl) return;
     /** Makes the map in `element`; returns what removes it. */
-    function make(element: MapElement): () => void {
-      const first = JSON.parse(basemapKey) as Basemap;
-      const { center: at, zoom: level } = view.current;
-      setStatus({ state: first.tiles.length ? 'loading' : 'none' });
-      // The map starts on its background alone; the basemap's tiles are added once one of them has loaded (probed at
-      // the map's centre). Where tiles cannot load (a plant network without internet) the map never asks for them,
-      // the note says why at once, and the map draws nothing WebGL must draw (see PlainGrid).
-      let map: maplibregl.Map;
+    function make(maplibregl: MapLibreModule, element: MapElement): () => void {
+      const { center: at, zoom: level } = currentView();
+      let map: MapLibre.Map;
       try {
-        // its controls come in the next task (below); the style is ours (basemap.ts, checked against the style
-        // specification by its tests): not validated again at each map
+        // its controls come when it has loaded (the camera's until then); the style is ours (basemap.ts, checked
+        // against the style specification by its tests): not validated again at each map
         map = new maplibregl.Map({
           container: element,
           style: basemapStyle({ ...first, tiles: [] }),
@@ -140,89 +251,63 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
       }
       map.touchZoomRotate.disableRotation();
       map.keyboard.disableRotation();
-      const controls = setTimeout(() => {
-        map.addControl(new maplibregl.AttributionControl({ compact: true }));
-        map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-        map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
-      }, 0);
       // Tiles that cannot load are the watcher's business; a listener keeps them (and a site plan image that cannot
       // load) off the console.
       map.on('error', () => undefined);
-      const needsWebGL = () => {
-        setWebglLayers((n) => n + 1);
-        return () => setWebglLayers((n) => n - 1);
-      };
-      map.once('load', () => setValue({ map, basemap: first, needsWebGL }));
+      engine.current = { map, loaded: false, stopWatching: () => undefined };
       element.maplibreMap = map;
       const background = new PlainGrid(map);
       setGrid(background);
-
-      let stopWatching: () => void = () => undefined;
-      const watch = () => {
-        stopWatching();
-        stopWatching = watchBasemap(map, BASEMAP_SOURCE, tileHost(first), (next) => {
-          if (next.state === 'failed') showFallback(map, true);
-          setStatus(next);
-        });
-      };
-      let stopped = false;
-      const loaded = new Promise<void>((resolve) => (map.loaded() ? resolve() : map.once('load', () => resolve())));
-      /** One tile at the map's centre; when it loads, the basemap's tiles go on the map and are watched from then. */
-      const probe = () => {
-        setStatus({ state: 'loading' });
-        const c = map.getCenter();
-        void probeTile(first.tiles[0], { at: [c.lng, c.lat], zoom: map.getZoom() }).then(async (result) => {
-          await loaded;
-          if (stopped) return;
-          if (result.state !== 'ok') {
-            setStatus(result);
-            return;
-          }
-          if (map.getSource(BASEMAP_SOURCE)) {
-            // ask for the tiles again (the failed ones are not retried by themselves)
-            showFallback(map, false);
-            (map.getSource(BASEMAP_SOURCE) as maplibregl.RasterTileSource).setTiles([...first.tiles]);
-          } else {
-            addBasemap(map, first);
-          }
-          watch();
-        });
-      };
-      retry.current = probe;
-      if (first.tiles.length) probe();
-
+      map.once('load', () => {
+        engine.current.loaded = true;
+        // where the camera stands now (it may have moved while MapLibre loaded)
+        const plainCamera = cameraRef.current;
+        if (plainCamera) {
+          const c = plainCamera.getCenter();
+          map.jumpTo({ center: [c.lng, c.lat], zoom: plainCamera.getZoom() });
+        }
+        map.addControl(new maplibregl.AttributionControl({ compact: true }));
+        map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+        map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
+        element.mapCamera = map;
+        setValue({ map, camera: map, basemap: first, needsWebGL });
+        showTiles(probeKeyRef.current);
+      });
       const observer = new ResizeObserver(() => map.resize());
       observer.observe(element);
       return () => {
-        stopped = true;
-        clearTimeout(controls);
-        stopWatching();
+        engine.current.stopWatching();
         observer.disconnect();
         const c = map.getCenter();
         view.current = { center: [c.lng, c.lat], zoom: map.getZoom() };
+        engine.current = { map: null, loaded: false, stopWatching: () => undefined };
         setValue(null);
         setGrid(null);
         background.destroy();
         delete element.maplibreMap;
+        if (element.mapCamera === map) delete element.mapCamera;
         map.remove();
       };
     }
-    // The map is made after the next frame, in a task of its own, and its controls in the task after: making a map
-    // (its WebGL context, its painter, reading its container's size) is the longest piece of script of a page that
-    // shows one; inside the commit that mounts the page it made one long task of the page's first render, the
-    // layout the commit left to do, and the map. Made after the frame, the page shows at once and the container's
-    // size is read from a layout already done.
+    // The map is made after the next frame, in a task of its own: making a map (its WebGL context, its painter,
+    // reading its container's size) is the longest piece of script of a page that shows one.
+    let stopped = false;
     let unmake: (() => void) | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => (unmake = make(target)), 0);
+    let frame = 0;
+    void loadMapLibre().then((maplibregl) => {
+      if (stopped) return;
+      frame = requestAnimationFrame(() => {
+        timer = setTimeout(() => (unmake = make(maplibregl, target)), 0);
+      });
     });
     return () => {
+      stopped = true;
       cancelAnimationFrame(frame);
       clearTimeout(timer);
       unmake?.();
     };
-  }, [supported, ready, basemapKey, fadeDuration]);
+  }, [supported, ready, webgl, first, fadeDuration, currentView, needsWebGL, showTiles]);
 
   useEffect(() => grid?.show(plain), [grid, plain]);
 
@@ -231,8 +316,13 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
     syncSitePlan(value.map, JSON.parse(planKey) as SitePlan | null, value.basemap.crs);
   }, [value, planKey]);
 
+  const cameraValue = useMemo<CameraContextValue | null>(
+    () => (value ? value : camera ? { camera, basemap: first, needsWebGL } : null),
+    [value, camera, first, needsWebGL],
+  );
+
   return (
-    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state} data-siteplan={plan ? 'on' : 'off'} data-render={plain ? 'plain' : 'webgl'}>
+    <div className={`map-view ${className ?? ''}`} style={style} data-basemap={status.state} data-siteplan={plan ? 'on' : 'off'} data-render={plain || !value ? 'plain' : 'webgl'}>
       <div ref={container} className="map-view-canvas" data-testid="map" />
       {!supported && (
         <div className="map-view-overlay">
@@ -246,12 +336,16 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
             <strong>{t('map.basemapUnavailable')}</strong>
             <span>{reasonText(t, status)}</span>
           </div>
-          <Button size="small" type="link" onClick={() => retry.current()}>
+          <Button size="small" type="link" onClick={() => setAttempt((n) => n + 1)}>
             {t('map.basemapRetry')}
           </Button>
         </div>
       )}
-      {value && <MapContext.Provider value={value}>{children}</MapContext.Provider>}
+      {cameraValue && (
+        <CameraContext.Provider value={cameraValue}>
+          <MapContext.Provider value={value}>{children}</MapContext.Provider>
+        </CameraContext.Provider>
+      )}
     </div>
   );
 }

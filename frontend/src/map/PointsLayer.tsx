@@ -3,6 +3,7 @@ import { toMapCrs } from './basemap';
 import { useMapContext } from './context';
 import type { LonLat } from './geo';
 import { useGeoJsonLayers } from './useGeoJsonLayers';
+import { webglLayer } from './webglGate';
 
 export interface MapPoint {
   id: string;
@@ -11,7 +12,7 @@ export interface MapPoint {
 }
 
 /** Labelled dots (WGS-84, converted to the basemap's CRS), e.g. where the vehicles are; renders nothing itself. */
-export function PointsLayer({ points, color = '#fa8c16' }: { points: MapPoint[]; color?: string }) {
+export const PointsLayer = webglLayer(function PointsLayer({ points, color = '#fa8c16' }: { points: MapPoint[]; color?: string }) {
   const { basemap } = useMapContext();
   const features = useMemo(
     () =>
@@ -32,4 +33,4 @@ export function PointsLayer({ points, color = '#fa8c16' }: { points: MapPoint[];
     color,
   );
   return null;
-}
+});

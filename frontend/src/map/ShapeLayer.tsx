@@ -1,5 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import { useMapContext } from './context';
+import { webglLayer } from './webglGate';
 import { ShapeDraw, type DrawState } from './draw';
 import { shapeFromMapCrs, shapeToMapCrs, type Shape, type ShapeKind } from './shape';
 
@@ -26,9 +27,8 @@ export interface ShapeLayerProps {
 }
 
 /** One drawable, editable shape on the enclosing MapView (renders nothing itself). */
-export function ShapeLayer({ shape, onChange, onState, ref }: ShapeLayerProps) {
-  const { map, basemap, needsWebGL } = useMapContext();
-  useEffect(needsWebGL, [needsWebGL]);
+export const ShapeLayer = webglLayer(function ShapeLayer({ shape, onChange, onState, ref }: ShapeLayerProps) {
+  const { map, basemap } = useMapContext();
   const draw = useRef<ShapeDraw | null>(null);
   /** The last shape this layer reported: when it comes back as `shape`, the map shows it already. */
   const reported = useRef<Shape | null | undefined>(undefined);
@@ -76,4 +76,4 @@ export function ShapeLayer({ shape, onChange, onState, ref }: ShapeLayerProps) {
     [],
   );
   return null;
-}
+});

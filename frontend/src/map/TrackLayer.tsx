@@ -3,9 +3,10 @@ import { toMapCrs } from './basemap';
 import { useMapContext } from './context';
 import type { LonLat } from './geo';
 import { useGeoJsonLayers } from './useGeoJsonLayers';
+import { webglLayer } from './webglGate';
 
 /** A vehicle's track as a line with its start and end marked (WGS-84 points, oldest first); renders nothing. */
-export function TrackLayer({ points, color = '#722ed1' }: { points: LonLat[]; color?: string }) {
+export const TrackLayer = webglLayer(function TrackLayer({ points, color = '#722ed1' }: { points: LonLat[]; color?: string }) {
   const { basemap } = useMapContext();
   const features = useMemo(() => {
     const coords = points.map((p) => toMapCrs(p, basemap.crs));
@@ -45,4 +46,4 @@ export function TrackLayer({ points, color = '#722ed1' }: { points: LonLat[]; co
     color,
   );
   return null;
-}
+});

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toMapCrs } from './basemap';
-import { useMapContext, type MapElementHooks } from './context';
+import { useCamera, type MapElementHooks } from './context';
 import { boundsOf, type LonLat } from './geo';
 import type { MapVehicle } from './vehicleCanvas';
 import { VehicleOverlay } from './vehicleOverlay';
@@ -46,7 +46,7 @@ export interface VehiclesLayerProps {
  * (`VehicleOverlay`: a live update never makes the map draw a WebGL frame). Renders the legend.
  */
 export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArrival = true, legend = true }: VehiclesLayerProps) {
-  const { map, basemap } = useMapContext();
+  const { camera: map, basemap } = useCamera();
   const select = useRef(onSelect);
   useEffect(() => {
     select.current = onSelect;
@@ -65,15 +65,17 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
   }, [map]);
   useEffect(() => overlay?.set({ vehicles, selected, crs: basemap.crs }), [overlay, vehicles, selected, basemap]);
 
-  // The fleet's extent when the first positions arrive; fitted again when the map changes size (a window resized,
-  // a phone turned) as long as the view is where that fit left it: once moved (by the user, or by another layer
-  // flying to a vehicle) it is left alone. A resize keeps the centre and zoom, so a changed view is a moved one.
+  // The fleet's extent when the first positions arrive, and again while more arrive (the feed sends a large fleet in
+  // pieces) or the map changes size (a window resized, a phone turned), as long as the view is where the last fit
+  // left it: once moved (by the user, or by another layer flying to a vehicle) it is left alone. A resize keeps the
+  // centre and zoom, so a changed view is a moved one.
   const fit = useRef<{
     bounds: [LonLat, LonLat] | null;
     follow: boolean;
+    count: number;
     view: { lng: number; lat: number; zoom: number } | null;
     timer?: ReturnType<typeof setTimeout>;
-  }>({ bounds: null, follow: fitOnArrival, view: null });
+  }>({ bounds: null, follow: fitOnArrival, count: 0, view: null });
   useEffect(() => () => clearTimeout(fit.current.timer), []);
   useEffect(() => {
     const state = fit.current;
@@ -85,17 +87,22 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
       const { lng, lat } = map.getCenter();
       state.view = { lng, lat, zoom: map.getZoom() };
     };
-    const resized = () => {
+    /** The view is no longer where the last fit left it (then it is not fitted again). */
+    const moved = () => {
       const { view } = state;
-      if (!state.follow || !view) return;
+      if (!view) return false;
       const { lng, lat } = map.getCenter();
-      const moved = Math.abs(lng - view.lng) > 1e-9 || Math.abs(lat - view.lat) > 1e-9 || Math.abs(map.getZoom() - view.zoom) > 1e-9;
-      if (moved) state.follow = false;
-      else apply();
+      if (Math.abs(lng - view.lng) > 1e-9 || Math.abs(lat - view.lat) > 1e-9 || Math.abs(map.getZoom() - view.zoom) > 1e-9) state.follow = false;
+      return !state.follow;
     };
-    // the first fit in a task of its own, after the one that brought the fleet (each costs a frame of the map)
-    if (!state.bounds && state.follow && vehicles.length > 0) {
+    const resized = () => {
+      if (state.follow && state.view && !moved()) apply();
+    };
+    // fitted in a task of its own, after the one that brought the fleet (each fit costs a frame of the map)
+    if (state.follow && vehicles.length > 0 && vehicles.length !== state.count && !moved()) {
+      state.count = vehicles.length;
       state.bounds = boundsOf(vehicles.map((v) => toMapCrs(v.position, basemap.crs)));
+      clearTimeout(state.timer);
       state.timer = setTimeout(apply, 0);
     }
     map.on('resize', resized);

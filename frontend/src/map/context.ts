@@ -5,31 +5,50 @@ import type { SitePlan } from '../config/website';
 import { queryClient } from '../app/queryClient';
 import { getMapSetting, MAP_SETTING_KEY, planImage, planImageKey, type MapSetting } from '../pages/map/api';
 import { tenantBasemap, tenantSitePlan, type Basemap } from './basemap';
+import type { MapCamera } from './camera';
 import type { DrawnMarker } from './vehicleOverlay';
 
-export interface MapContextValue {
-  map: MapLibreMap;
+/** What every layer of a MapView gets: its camera, its basemap, and a way to ask for WebGL. */
+export interface CameraContextValue {
+  /** The plain camera while the map has nothing WebGL must draw, else the MapLibre map. */
+  camera: MapCamera;
   basemap: Basemap;
   /**
    * A layer that MapLibre must draw (a shape, a track) says so for as long as it is on the map (call the returned
-   * function when it goes): without one, and without basemap tiles or a site plan, the map's WebGL canvas is hidden
-   * and its background drawn in 2D (`PlainGrid`).
+   * function when it goes; `WebGLLayer` does it): the first one makes the MapLibre map. Without one, and without
+   * basemap tiles or a site plan, the map is a `PlainCamera` (no WebGL context at all), or, once MapLibre has been
+   * made, its WebGL canvas is hidden and its background drawn in 2D (`PlainGrid`).
    */
   needsWebGL: () => () => void;
 }
 
+/** What the layers that MapLibre draws get (inside `WebGLLayer`): the MapLibre map, loaded. */
+export interface MapContextValue extends CameraContextValue {
+  map: MapLibreMap;
+}
+
+export const CameraContext = createContext<CameraContextValue | null>(null);
 export const MapContext = createContext<MapContextValue | null>(null);
 
 /** What a map's element offers the browser tests and the console besides its MapLibre map. */
 export interface MapElementHooks {
+  /** The map's camera (the plain one, or the MapLibre map). */
+  mapCamera?: MapCamera;
   /** The vehicles and clusters the vehicle overlay drew last, where it drew them. */
   vehicleMarkers?: () => DrawnMarker[];
 }
 
-/** The map of the enclosing MapView (its layers render only once the map has loaded). */
+/** The camera of the enclosing MapView (for layers that draw in 2D, fit or fly). */
+export function useCamera(): CameraContextValue {
+  const value = useContext(CameraContext);
+  if (!value) throw new Error('useCamera outside a MapView');
+  return value;
+}
+
+/** The MapLibre map of the enclosing MapView: only inside a `WebGLLayer` (which waits for it). */
 export function useMapContext(): MapContextValue {
   const value = useContext(MapContext);
-  if (!value) throw new Error('useMapContext outside a MapView');
+  if (!value) throw new Error('useMapContext outside a WebGLLayer of a MapView');
   return value;
 }
 

@@ -1,22 +1,9 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import { BACKGROUND_LAYER, FALLBACK_BACKGROUND } from './basemap';
-
-/** The world's width in CSS pixels at zoom 0 (MapLibre's tile size). */
-const WORLD = 512;
+import { BACKGROUND_LAYER } from './basemap';
+import { gridElement, gridPosition, worldOf } from './camera';
 
 /**
- * The offsets (CSS px, from the left or top edge) of the lines of a grid of `cell` px fixed to the world, on a screen
- * `length` px long whose edge is at world pixel `start`: the grid moves with the map as tiles would.
- */
-export function gridLines(start: number, length: number, cell: number): number[] {
-  const lines: number[] = [];
-  const first = (cell - (((start % cell) + cell) % cell)) % cell;
-  for (let at = first; at <= length; at += cell) lines.push(at);
-  return lines;
-}
-
-/**
- * The map's background when the map has nothing WebGL must draw (no basemap tiles loaded, no site plan, no shapes): a
+ * The background of a MapLibre map that has nothing WebGL must draw any more (no basemap tiles loaded, no site plan, no shapes): a
  * light grid that moves with the map, as a CSS background of an element under the vehicles (the browser paints it
  * off the main thread; a move only shifts its position). The WebGL canvas is then hidden (MapView), so that moving
  * the map or updating the vehicles never waits for a WebGL frame, which a machine without a GPU draws in software
@@ -30,16 +17,8 @@ export class PlainGrid {
   private styled = false;
 
   constructor(private readonly map: MapLibreMap) {
-    const element = document.createElement('div');
-    element.className = 'map-plain';
-    element.setAttribute('aria-hidden', 'true');
-    const { color, line, cell } = FALLBACK_BACKGROUND;
-    Object.assign(element.style, {
-      backgroundColor: color,
-      backgroundImage: `linear-gradient(to right, ${line} 1px, transparent 1px), linear-gradient(to bottom, ${line} 1px, transparent 1px)`,
-      backgroundSize: `${cell}px ${cell}px`,
-      display: 'none',
-    });
+    const element = gridElement();
+    element.style.display = 'none';
     // under everything else the map's canvas container holds (the vehicles' canvas comes later)
     map.getCanvasContainer().appendChild(element);
     this.element = element;
@@ -80,18 +59,11 @@ export class PlainGrid {
   private readonly place = (): void => {
     if (!this.on) return;
     const { map } = this;
-    const size = WORLD * 2 ** map.getZoom();
     const { lng, lat } = map.getCenter();
-    const sin = Math.sin((lat * Math.PI) / 180);
-    const x = ((lng + 180) / 360) * size;
-    const y = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size;
-    const { cell } = FALLBACK_BACKGROUND;
+    const [x, y] = worldOf([lng, lat]);
     // the element is the size of the map (its centre is the map's centre), as its canvas is (read without a layout)
     const canvas = map.getCanvas();
-    const width = canvas.width / map.getPixelRatio();
-    const height = canvas.height / map.getPixelRatio();
-    const [first] = gridLines(x - width / 2, width, cell);
-    const [top] = gridLines(y - height / 2, height, cell);
-    this.element.style.backgroundPosition = `${first ?? 0}px ${top ?? 0}px`;
+    const [width, height] = [canvas.width / map.getPixelRatio(), canvas.height / map.getPixelRatio()];
+    this.element.style.backgroundPosition = gridPosition({ x, y, zoom: map.getZoom(), width, height });
   };
 }

@@ -23,8 +23,7 @@ export function useGeoJsonLayers(
   styleKey = '',
   options?: SourceOptions,
 ): string[] {
-  const { map, needsWebGL } = useMapContext();
-  useEffect(needsWebGL, [needsWebGL]);
+  const { map } = useMapContext();
   const source = `${prefix}-${useId().replace(/:/g, '')}`;
   const spec = useRef({ layers, options });
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { abbreviate, clusterRadius, dominantColor, hitTest, VehicleIndex, type MapVehicle, type Marker, type View } from './vehicleCanvas';
-import { gridLines } from './plainGrid';
+import { gridLines } from './camera';
 import { categoryColor, OFFLINE_COLOR } from './vehicleStyle';
 
 const v = (id: string, position: [number, number], extra: Partial<MapVehicle> = {}): MapVehicle => ({

@@ -1,4 +1,4 @@
-import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import type { CameraMouseEvent, MapCamera } from './camera';
 import type { Crs } from './basemap';
 import type { LonLat } from './geo';
 import { drawMarkers, hitTest, VehicleIndex, type MapVehicle, type Marker } from './vehicleCanvas';
@@ -45,7 +45,7 @@ export class VehicleOverlay {
   private hovering = false;
 
   constructor(
-    private readonly map: MapLibreMap,
+    private readonly map: MapCamera,
     private readonly onSelect: (id: string) => void,
     private readonly intervalMs = MAP_UPDATE_MS,
   ) {
@@ -138,7 +138,7 @@ export class VehicleOverlay {
     drawMarkers(ctx, this.markers);
   };
 
-  private readonly click = (e: MapMouseEvent): void => {
+  private readonly click = (e: CameraMouseEvent): void => {
     const hit = hitTest(this.markers, e.point.x, e.point.y);
     if (!hit) return;
     if (hit.kind === 'vehicle') {
@@ -149,7 +149,7 @@ export class VehicleOverlay {
     this.map.easeTo({ center: hit.at, zoom, duration: 500 });
   };
 
-  private readonly hover = (e: MapMouseEvent): void => {
+  private readonly hover = (e: CameraMouseEvent): void => {
     const over = hitTest(this.markers, e.point.x, e.point.y) !== null;
     if (over === this.hovering) return;
     this.hovering = over;

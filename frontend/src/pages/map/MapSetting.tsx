@@ -12,6 +12,7 @@ import { FitBounds } from '../../map/FitBounds';
 import { basemapByName, fromMapCrs, placedPlan, planUrl, templateBasemap, validCorners } from '../../map/basemap';
 import { probeTile, type BasemapStatus } from '../../map/basemapHealth';
 import { mapSettingQuery, useMapContext } from '../../map/context';
+import { webglLayer } from '../../map/webglGate';
 import type { LonLat } from '../../map/geo';
 import { MAP_SETTING_KEY, MAX_PLAN_BYTES, PLAN_TYPES, removePlan, saveMapSetting, uploadPlan, type MapSetting } from './api';
 import { CORNER_FIELDS, formatSize, inputOf, round6, validTemplate, valuesOf, type MapSettingValues } from './mapSetting';
@@ -19,14 +20,14 @@ import { CORNER_FIELDS, formatSize, inputOf, round6, validTemplate, valuesOf, ty
 type Probe = Extract<BasemapStatus, { state: 'ok' } | { state: 'failed' }> | { state: 'testing' };
 
 /** Hands the preview's MapLibre map to the page (for "use the current view" and the tile test); renders nothing. */
-function MapHandle({ onMap }: { onMap: (map: MapLibreMap | null) => void }) {
+const MapHandle = webglLayer(function MapHandle({ onMap }: { onMap: (map: MapLibreMap | null) => void }) {
   const { map } = useMapContext();
   useEffect(() => {
     onMap(map);
     return () => onMap(null);
   }, [map, onMap]);
   return null;
-}
+});
 
 function probeText(t: TFunction, probe: Probe, host: string): string {
   if (probe.state === 'testing') return t('mapSetting.testing');

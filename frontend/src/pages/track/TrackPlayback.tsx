@@ -14,6 +14,7 @@ import { FitBounds } from '../../map/FitBounds';
 import { PointsLayer, type MapPoint } from '../../map/PointsLayer';
 import { TrackLayer } from '../../map/TrackLayer';
 import { useMapContext } from '../../map/context';
+import { webglLayer } from '../../map/webglGate';
 import { boundsOf, type LonLat } from '../../map/geo';
 import { formatZoned } from '../../app/serverTime';
 import { todayPeriod, zonedMs } from '../monitor/monitor';
@@ -48,7 +49,7 @@ function periodProblem(range: [Dayjs, Dayjs] | null): { key: string; days?: numb
 }
 
 /** Asks for the track again when the user zooms by a level or more (the server simplifies it for the zoom). */
-function ZoomWatcher({ onZoom }: { onZoom: (zoom: number) => void }) {
+const ZoomWatcher = webglLayer(function ZoomWatcher({ onZoom }: { onZoom: (zoom: number) => void }) {
   const { map } = useMapContext();
   const report = useRef(onZoom);
   useEffect(() => {
@@ -63,7 +64,7 @@ function ZoomWatcher({ onZoom }: { onZoom: (zoom: number) => void }) {
     };
   }, [map]);
   return null;
-}
+});
 
 /**
  * 轨迹回放: pick a vehicle and a period (up to 7 days); its track plays back on the map (1×: a minute of track per
