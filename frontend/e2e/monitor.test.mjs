@@ -207,8 +207,14 @@ describe('fleet', () => {
     await page.locator('.app-sider').getByText('车辆管理', { exact: true }).waitFor();
 
     // the plain camera's gestures: a drag moves the map with the pointer (the place grabbed stays under it), the
-    // wheel zooms in
-    const box = await page.locator('.monitor-map [data-testid="map"]').boundingBox();
+    // wheel zooms in; once the menu's unfolding has ended (the map's element moves and narrows while it runs)
+    let box = null;
+    for (let stable = 0; stable < 3; ) {
+      const next = await page.locator('.monitor-map [data-testid="map"]').boundingBox();
+      stable = box && next.x === box.x && next.width === box.width ? stable + 1 : 0;
+      box = next;
+      await page.waitForTimeout(100);
+    }
     const camera = (what, arg) =>
       page.evaluate(
         ([w, a]) => {
@@ -227,8 +233,11 @@ describe('fleet', () => {
     await page.mouse.move(box.x + from[0] + 40, box.y + from[1] + 20, { steps: 4 });
     await page.mouse.move(box.x + from[0] + 80, box.y + from[1] + 40, { steps: 4 });
     await page.mouse.up();
+    // where the pointer is now, on the map's element (which may have moved meanwhile: the list beside it grows)
+    const boxNow = await page.locator('.monitor-map [data-testid="map"]').boundingBox();
+    const pointer = [box.x + from[0] + 80 - boxNow.x, box.y + from[1] + 40 - boxNow.y];
     const now = await camera('project', grabbed);
-    assert.ok(Math.abs(now[0] - from[0] - 80) < 1.5 && Math.abs(now[1] - from[1] - 40) < 1.5, `the grabbed place follows the pointer: ${now} for ${from}`);
+    assert.ok(Math.abs(now[0] - pointer[0]) < 1.5 && Math.abs(now[1] - pointer[1]) < 1.5, `the grabbed place follows the pointer: ${now} for ${pointer}`);
     assert.equal(await camera('zoom'), zoomBefore, 'a drag does not zoom');
     await page.mouse.wheel(0, -450);
     await page.waitForFunction((z) => document.querySelector('.monitor-map [data-testid="map"]').mapCamera.getZoom() > z + 0.5, zoomBefore);
@@ -238,8 +247,10 @@ describe('fleet', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + from[0], box.y + from[1], { steps: 8 });
     await page.mouse.up();
+    const boxBack = await page.locator('.monitor-map [data-testid="map"]').boundingBox();
+    const start = [box.x + from[0] - boxBack.x, box.y + from[1] - boxBack.y];
     const back = await camera('project', grabbed);
-    assert.ok(Math.abs(back[0] - from[0]) < 1.5 && Math.abs(back[1] - from[1]) < 1.5, `back where it was: ${back} for ${from}`);
+    assert.ok(Math.abs(back[0] - start[0]) < 1.5 && Math.abs(back[1] - start[1]) < 1.5, `back where it was: ${back} for ${start}`);
 
     // the overlay's own hit test: a click on a cluster zooms into it, a click on a vehicle opens its card
     let clickedVehicle = false;

@@ -310,6 +310,11 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
   }, [supported, ready, webgl, first, fadeDuration, currentView, needsWebGL, showTiles]);
 
   useEffect(() => grid?.show(plain), [grid, plain]);
+  // MapLibre made for something else (a track) while the tiles cannot load: its background is the grid too
+  const failed = status.state === 'failed';
+  useEffect(() => {
+    if (value && failed) showFallback(value.map, true);
+  }, [value, failed]);
 
   useEffect(() => {
     if (!value) return;

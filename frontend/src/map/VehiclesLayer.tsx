@@ -51,18 +51,26 @@ export function VehiclesLayer({ vehicles, selected = null, onSelect, fitOnArriva
   useEffect(() => {
     select.current = onSelect;
   });
+  // one overlay for the layer's life, drawn on whichever camera the map has (the plain one, then MapLibre's)
   const [overlay, setOverlay] = useState<VehicleOverlay | null>(null);
   useEffect(() => {
-    const o = new VehicleOverlay(map, (id) => select.current?.(id));
-    const element = map.getContainer() as HTMLElement & MapElementHooks;
-    element.vehicleMarkers = () => o.drawn();
+    const o = new VehicleOverlay((id) => select.current?.(id));
     setOverlay(o);
     return () => {
-      delete element.vehicleMarkers;
       o.destroy();
       setOverlay(null);
     };
-  }, [map]);
+  }, []);
+  useEffect(() => {
+    if (!overlay) return;
+    overlay.attach(map);
+    const element = map.getContainer() as HTMLElement & MapElementHooks;
+    element.vehicleMarkers = () => overlay.drawn();
+    return () => {
+      delete element.vehicleMarkers;
+      overlay.detach();
+    };
+  }, [overlay, map]);
   useEffect(() => overlay?.set({ vehicles, selected, crs: basemap.crs }), [overlay, vehicles, selected, basemap]);
 
   // The fleet's extent when the first positions arrive, and again while more arrive (the feed sends a large fleet in

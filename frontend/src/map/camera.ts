@@ -386,9 +386,11 @@ export class PlainCamera implements MapCamera {
     this.set({ x: this.view.x - dx / size, y: this.view.y - dy / size, zoom: this.view.zoom });
   }
 
+  // Pointers are followed in the window's coordinates (a drag stays right if the map's element moves meanwhile);
+  // clicks and zooms happen at points of the map's element.
   private readonly down = (e: PointerEvent): void => {
     this.stop();
-    const at = this.pointOf(e);
+    const at = { x: e.clientX, y: e.clientY };
     this.pointers.set(e.pointerId, at);
     this.canvasContainer.setPointerCapture?.(e.pointerId);
     if (this.pointers.size === 1) this.pressed = { at, moved: false };
@@ -404,10 +406,10 @@ export class PlainCamera implements MapCamera {
   }
 
   private readonly pointerMove = (e: PointerEvent): void => {
-    const at = this.pointOf(e);
+    const at = { x: e.clientX, y: e.clientY };
     const last = this.pointers.get(e.pointerId);
     if (!last) {
-      this.emit('mousemove', { point: at });
+      this.emit('mousemove', { point: this.pointOf(e) });
       return;
     }
     this.pointers.set(e.pointerId, at);
@@ -421,14 +423,19 @@ export class PlainCamera implements MapCamera {
     const spread = this.spread();
     if (this.pinch && spread) {
       const [a, b] = [...this.pointers.values()];
-      this.zoomAround({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, Math.log2(spread / this.pinch));
+      const box = this.container.getBoundingClientRect();
+      this.zoomAround({ x: (a.x + b.x) / 2 - box.left, y: (a.y + b.y) / 2 - box.top }, Math.log2(spread / this.pinch));
     }
     this.pinch = spread;
   };
 
   private readonly up = (e: PointerEvent): void => {
-    if (!this.pointers.delete(e.pointerId)) return;
+    const last = this.pointers.get(e.pointerId);
+    if (!last) return;
     const { pressed } = this;
+    // where the pointer was let go, should its last move not have been told
+    if (pressed?.moved && e.type === 'pointerup') this.panBy(e.clientX - last.x, e.clientY - last.y);
+    this.pointers.delete(e.pointerId);
     this.pressed = null;
     this.pinch = this.pointers.size === 2 ? this.spread() : null;
     if (pressed?.moved) this.emit('moveend');

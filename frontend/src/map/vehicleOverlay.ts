@@ -43,22 +43,44 @@ export class VehicleOverlay {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private last = -Infinity;
   private hovering = false;
+  private map: MapCamera | null = null;
 
   constructor(
-    private readonly map: MapCamera,
     private readonly onSelect: (id: string) => void,
     private readonly intervalMs = MAP_UPDATE_MS,
   ) {
     const canvas = document.createElement('canvas');
     canvas.className = 'map-vehicles';
     canvas.setAttribute('aria-hidden', 'true');
-    map.getCanvasContainer().appendChild(canvas);
     this.canvas = canvas;
+  }
+
+  /**
+   * Draws on that map's camera (from now on, instead of the one before: the plain camera hands over to MapLibre, and
+   * the vehicles clustered for the one are drawn on the other at once).
+   */
+  attach(map: MapCamera): void {
+    this.detach();
+    this.map = map;
+    map.getCanvasContainer().appendChild(this.canvas);
     map.on('move', this.draw);
     map.on('resize', this.resize);
     map.on('click', this.click);
     map.on('mousemove', this.hover);
     this.resize();
+  }
+
+  detach(): void {
+    const { map } = this;
+    if (!map) return;
+    map.off('move', this.draw);
+    map.off('resize', this.resize);
+    map.off('click', this.click);
+    map.off('mousemove', this.hover);
+    if (this.hovering) map.getCanvas().style.cursor = '';
+    this.hovering = false;
+    this.canvas.remove();
+    this.map = null;
   }
 
   /** The fleet, the selection and the CRS wanted now: a new selection shows at once, a new fleet within the interval. */
@@ -81,13 +103,8 @@ export class VehicleOverlay {
   destroy(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.map.off('move', this.draw);
-    this.map.off('resize', this.resize);
-    this.map.off('click', this.click);
-    this.map.off('mousemove', this.hover);
+    this.detach();
     this.index.dispose();
-    if (this.hovering) this.map.getCanvas().style.cursor = '';
-    this.canvas.remove();
   }
 
   private schedule(): void {
@@ -106,6 +123,7 @@ export class VehicleOverlay {
   }
 
   private readonly resize = (): void => {
+    if (!this.map) return;
     const { clientWidth: width, clientHeight: height } = this.map.getContainer();
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.max(1, Math.round(width * ratio));
@@ -117,9 +135,9 @@ export class VehicleOverlay {
 
   /** Redraws what is in view (plus a margin, so that a marker half out of view is still drawn). */
   private readonly draw = (): void => {
-    const ctx = this.canvas.getContext('2d');
-    if (!ctx) return;
     const { map } = this;
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx || !map) return;
     const { clientWidth: width, clientHeight: height } = map.getContainer();
     const margin = 32;
     const nw = map.unproject([-margin, -margin]);
@@ -146,13 +164,13 @@ export class VehicleOverlay {
       return;
     }
     const zoom = Math.min(this.index.expansionZoom(hit.clusterId), 18);
-    this.map.easeTo({ center: hit.at, zoom, duration: 500 });
+    this.map?.easeTo({ center: hit.at, zoom, duration: 500 });
   };
 
   private readonly hover = (e: CameraMouseEvent): void => {
     const over = hitTest(this.markers, e.point.x, e.point.y) !== null;
     if (over === this.hovering) return;
     this.hovering = over;
-    this.map.getCanvas().style.cursor = over ? 'pointer' : '';
+    if (this.map) this.map.getCanvas().style.cursor = over ? 'pointer' : '';
   };
 }
