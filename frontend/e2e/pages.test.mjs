@@ -805,7 +805,15 @@ async function photograph(size) {
         window.dispatchEvent(new PopStateEvent('popstate'));
       }, p.path);
       await view.waitForURL((url) => url.pathname === p.path);
-      await view.locator('.crud-card .ant-table, .monitor-page, .fence-editor, .track-page, .behavior-page, .report-page').first().waitFor();
+      // three windows at once on two cores (and whatever else the machine runs): a page may take long, but which
+      // one it was is said
+      await view
+        .locator('.crud-card .ant-table, .monitor-page, .fence-editor, .track-page, .behavior-page, .report-page')
+        .first()
+        .waitFor({ timeout: TIMEOUT * 4 })
+        .catch((e) => {
+          throw new Error(`${p.name} (${p.path}) at ${size.width}px did not show its page: ${e.message}`);
+        });
       await view.waitForFunction(
         () => !document.querySelector('.page-loading, .ant-spin-spinning, .ant-message-notice, .ant-table-placeholder .ant-spin'),
         undefined,
