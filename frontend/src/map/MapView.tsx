@@ -34,14 +34,20 @@ let loading: Promise<MapLibreModule> | null = null;
  * `liftdeskplan://<hash>` is loaded by the app (once per image) and handed to MapLibre as bytes.
  */
 function loadMapLibre(): Promise<MapLibreModule> {
-  loading ??= import('maplibre-gl').then((maplibregl) => {
-    maplibregl.setWorkerUrl(workerUrl);
-    setTimeout(() => maplibregl.prewarm(), 0);
-    maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({
-      data: await planImageBytes(params.url.slice(PLAN_PROTOCOL.length + 3)),
-    }));
-    return maplibregl;
-  });
+  loading ??= import('maplibre-gl').then(
+    (maplibregl) => {
+      maplibregl.setWorkerUrl(workerUrl);
+      setTimeout(() => maplibregl.prewarm(), 0);
+      maplibregl.addProtocol(PLAN_PROTOCOL, async (params) => ({
+        data: await planImageBytes(params.url.slice(PLAN_PROTOCOL.length + 3)),
+      }));
+      return maplibregl;
+    },
+    (error: unknown) => {
+      loading = null; // the next map tries again (the server was away, say)
+      throw error;
+    },
+  );
   return loading;
 }
 
@@ -295,12 +301,16 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
     let unmake: (() => void) | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let frame = 0;
-    void loadMapLibre().then((maplibregl) => {
-      if (stopped) return;
-      frame = requestAnimationFrame(() => {
-        timer = setTimeout(() => (unmake = make(maplibregl, target)), 0);
-      });
-    });
+    loadMapLibre().then(
+      (maplibregl) => {
+        if (stopped) return;
+        frame = requestAnimationFrame(() => {
+          timer = setTimeout(() => (unmake = make(maplibregl, target)), 0);
+        });
+      },
+      // its chunk could not be loaded: the map stays plain (its WebGL layers do not show), the console says why
+      (error: unknown) => console.warn('the map could not load MapLibre', error),
+    );
     return () => {
       stopped = true;
       cancelAnimationFrame(frame);
