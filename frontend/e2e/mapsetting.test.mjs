@@ -291,7 +291,9 @@ describe('map settings', () => {
 
     await openMenu('车辆管理', '实时监控');
     await page.locator('.monitor-map .map-view[data-siteplan="off"]').waitFor();
-    assert.equal((await planOnMap('.monitor-map')).source, false);
+    // the basemap's tiles load: MapLibre draws them (made once a probe tile has loaded), without the plan
+    await page.locator('.monitor-map .map-view[data-basemap="ok"][data-render="webgl"]').waitFor();
+    assert.deepEqual(await planOnMap('.monitor-map'), { map: true, source: false });
     assert.deepEqual(pageErrors, []);
   });
 });
