@@ -100,11 +100,19 @@ describe('track playback', () => {
     );
     assert.deepEqual(drawn, ['none', 'moving', 'idle', 'loaded', 'none']);
     // the map holds the line of the track the server sent for the view, simplified (never over 2,000 points)
-    const line = await page.evaluate(() => {
-      const m = document.querySelector('[data-testid="map"]').maplibreMap;
-      const layer = m.getStyle().layers.find((l) => /track.*line$/.test(l.id));
-      return layer ? m.querySourceFeatures(layer.source).filter((f) => f.geometry.type === 'LineString').length : -1;
-    });
+    // (MapLibre is made for the track's layers as the page mounts: waited for, as its tiles of the line)
+    const lineOnMap = () =>
+      page.evaluate(() => {
+        const m = document.querySelector('[data-testid="map"]').maplibreMap;
+        if (!m?.loaded()) return -2;
+        const layer = m.getStyle().layers.find((l) => /track.*line$/.test(l.id));
+        return layer ? m.querySourceFeatures(layer.source).filter((f) => f.geometry.type === 'LineString').length : -1;
+      });
+    let line = await lineOnMap();
+    for (let i = 0; i < 50 && line < 1; i += 1) {
+      await page.waitForTimeout(100);
+      line = await lineOnMap();
+    }
     assert.ok(line >= 1, `the track's line is on the map (${line})`);
     await page.screenshot({ path: shot('track-1440') });
   });
