@@ -109,6 +109,12 @@ def main() -> None:
         help="also write a Chrome trace from the page load to --trace-seconds into the stream and summarise it",
     )
     ap.add_argument("--trace-seconds", type=int, default=8)
+    ap.add_argument(
+        "--cpu-slowdown",
+        type=float,
+        default=1.0,
+        help="run the page's main thread this many times slower (as on a slower PC than this one)",
+    )
     args = ap.parse_args()
 
     web = web_dir()
@@ -153,6 +159,8 @@ def main() -> None:
         node += ["--seconds", str(args.seconds)]
         if args.profile:
             node += ["--profile", args.profile]
+        if args.cpu_slowdown > 1:
+            node += ["--cpu-slowdown", str(args.cpu_slowdown)]
         if args.trace:
             node += ["--trace", args.trace, "--trace-seconds", str(args.trace_seconds)]
         out = subprocess.run(node, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)

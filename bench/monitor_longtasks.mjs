@@ -21,6 +21,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     trace: { type: 'string' },
     'trace-seconds': { type: 'string', default: '8' },
+    // a slower machine than this one: the page's main thread runs N times slower (CDP Emulation.setCPUThrottlingRate)
+    'cpu-slowdown': { type: 'string', default: '1' },
   },
 });
 const N = Number(args.vehicles);
@@ -78,6 +80,11 @@ try {
   // 实时监控 as a fresh page load: the first paint is its own
   await page.addInitScript(OBSERVE);
   let cdp = null;
+  const slowdown = Number(args['cpu-slowdown']);
+  if (slowdown > 1) {
+    await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+    log(`the page's CPU is slowed down ${slowdown} times`);
+  }
   if (args.profile) {
     cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');

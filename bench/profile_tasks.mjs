@@ -55,4 +55,24 @@ for (const task of meta.longtasks) {
   console.log(`\n== long task at ${(task.start / 1000).toFixed(2)} s: ${task.duration.toFixed(0)} ms (${inside.length} samples, ${(inside.reduce((s, x) => s + x.dt, 0) / 1000).toFixed(0)} ms)`);
   console.log(' inclusive:'); for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) console.log(`  ${(v / 1000).toFixed(1).padStart(6)} ${k}`);
   console.log(' self:'); for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${(v / 1000).toFixed(1).padStart(6)} ${k}`);
+  if (process.env.SEQ) sequence(inside);
+}
+
+/** SEQ=1: the task in time order, as runs of samples under the same entry point (the frame under the root) and the
+ * same innermost frame of the app's own source: what ran first (the event, the timer, the message) and what it led to. */
+function sequence(inside) {
+  console.log(' in order (entry point › innermost frame of src/):');
+  let run = null;
+  const flush = () => run && console.log(`  ${(run.from / 1000 - inside[0].t / 1000).toFixed(1).padStart(6)} ms +${(run.ms / 1000).toFixed(1).padStart(5)}  ${run.key}`);
+  for (const { id, t, dt } of inside) {
+    const stack = [];
+    for (let n = id; n !== undefined; n = parent.get(n)) stack.push(name(nodes.get(n).callFrame));
+    stack.reverse(); // root first
+    const entry = stack[1] ?? stack[0];
+    const own = [...stack].reverse().find((k) => k.includes(' src/')) ?? '';
+    const key = `${entry} › ${own}`;
+    if (run && run.key === key) run.ms += dt;
+    else { flush(); run = { key, from: t, ms: dt }; }
+  }
+  flush();
 }

@@ -1,7 +1,7 @@
 // Browser flows against the built app served by the real backend (`npm run build` first).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, md5, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, md5, newPage, shot, startBackend, titled, tokenFor, ui } from './harness.mjs';
 
 let backend;
 let browser;
@@ -28,7 +28,7 @@ describe('sign-in', () => {
     await page.getByText('欢迎登录').waitFor();
     for (const tab of ['账号密码', '手机号登录', '第三方登录']) await page.getByRole('tab', { name: tab }).waitFor();
     assert.equal(await page.locator('.login-card [role="tabpanel"][aria-hidden="false"]').getByPlaceholder('租户ID').inputValue(), '000000');
-    assert.match(await page.title(), /登录/);
+    await titled(page, /登录/);
     await page.screenshot({ path: shot('login') });
     await page.getByRole('tab', { name: '手机号登录' }).click();
     await page.getByRole('button', { name: /获取验证码/ }).waitFor();
@@ -83,7 +83,7 @@ describe('sign-in', () => {
     // no notice stands in the way (the old platform's shutdown notice is gone)
     await shellReady();
     assert.deepEqual(await tabLabels(), ['首页']);
-    assert.match(await page.title(), /首页/);
+    await titled(page, /首页/);
     await page.locator('[data-testid="server-clock"]').waitFor();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('saber-token') ?? 'null'));
     assert.ok(stored?.content, 'token stored under saber-token');
@@ -101,7 +101,7 @@ describe('shell', () => {
     await page.getByRole('cell', { name: 'Liftdesk 演示公司' }).first().waitFor();
     assert.deepEqual(await tabLabels(), ['首页', '参数管理', '用户管理', '机构管理']);
     assert.equal(await activeTab(), '机构管理');
-    assert.match(await page.title(), /机构管理/);
+    await titled(page, /机构管理/);
     await settle();
     await page.screenshot({ path: shot('shell-three-tabs') });
 

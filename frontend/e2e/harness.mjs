@@ -214,6 +214,19 @@ export async function newPage(browser, errors) {
 }
 
 /** Helpers over the page `getPage()` returns (suites create their page in `before`). */
+/**
+ * The page's title once it matches `re` (the shell sets it in a task of its own after the tab shows), else fails
+ * naming the title it has.
+ */
+export async function titled(page, re) {
+  const ok = await page
+    .waitForFunction((source) => new RegExp(source).test(document.title), re.source, { timeout: TIMEOUT })
+    .then(() => true, () => false);
+  const title = await page.title();
+  assert.ok(ok, `the page's title is "${title}", not one matching ${re}`);
+  return title;
+}
+
 export function ui(getPage) {
   const helpers = {
     async expectToast(text) {

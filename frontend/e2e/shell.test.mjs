@@ -8,7 +8,7 @@
 // management, as the server does (var/e2e/route-*-1440.png and -390.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui, userWithMenus } from './harness.mjs';
+import { ADMIN_PASSWORD, api, launchBrowser, newPage, photographAt, shot, startBackend, titled, tokenFor, ui, userWithMenus } from './harness.mjs';
 
 let backend;
 let browser;
@@ -228,7 +228,7 @@ describe('the routes of spec 000 §2', () => {
       await view.locator(route.ready).first().waitFor();
       if (route.heading) await view.locator('.ant-card-head-title', { hasText: route.heading }).first().waitFor();
       assert.equal(await routes.activeTab(), route.tab);
-      assert.match(await view.title(), new RegExp(`^${route.tab} · `));
+      await titled(view, new RegExp(`^${route.tab} · `));
       await healthy(route.path);
       await photographAt(view, `${backend.base}${route.path}`, `route-${route.name}`, route.ready, { widths: [1440, 390] });
     });

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Drawer, Layout as AntLayout, Result, Spin } from 'antd';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
@@ -23,6 +23,7 @@ import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
 import { queryClient } from './queryClient';
+import type { TopMenu } from '../api/types';
 import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
 import { useStages } from './useStages';
 import { themeByName } from './themes';
@@ -59,6 +60,24 @@ export default function Layout() {
   );
 }
 
+const NO_TOP_MENUS: TopMenu[] = [];
+
+/**
+ * The page's title: the active tab's label. Its own component (the shell does not render again when a tab opens),
+ * and set in a task of its own: Chromium takes up to 5 ms to set a document's title.
+ */
+function DocumentTitle({ label }: { label: string | undefined }) {
+  const tabs = useTabs();
+  const activeLabel = findTab(tabs, tabs.active)?.label ?? label;
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      document.title = activeLabel ? `${activeLabel} · ${website.title}` : website.title;
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [activeLabel]);
+  return null;
+}
+
 function Shell() {
   const { t } = useTranslation();
   const location = useLocation();
@@ -69,8 +88,9 @@ function Shell() {
   const routes = useMenuRoutes();
   const allRoutes = useAllMenuRoutes();
   const topMenus = useTopMenus();
-  const tabs = useTabs();
   const [searchOpen, setSearchOpen] = useState(false);
+  const openSearch = useCallback(() => setSearchOpen(true), []);
+  const closeSearch = useCallback(() => setSearchOpen(false), []);
   const deptLogo = useOrgLogo(userInfo?.user_id);
 
   const roles = useMemo(() => currentRoles(userInfo), [userInfo]);
@@ -126,11 +146,14 @@ function Shell() {
     logPageVisit(pathname, label);
   }, [label, pathname]);
 
-  // Page title = tab label.
-  const activeLabel = findTab(tabs, tabs.active)?.label ?? label;
-  useEffect(() => {
-    document.title = activeLabel ? `${activeLabel} · ${website.title}` : website.title;
-  }, [activeLabel]);
+  // the pages' outlet context: the same object while the menus are, so that a render of the shell (a tab opened, the
+  // search shown) does not render the page again
+  const outlet = useMemo(() => ({ menus: allMenus }), [allMenus]);
+  // The top bar takes the menus as they arrive in a render that may wait (a transition, in slices of a few ms): a
+  // query's answer renders at once and whole (React Query's updates are synchronous), and the top bar with its
+  // tooltips, dialogs and search box was 30-40 ms of it on a slow PC.
+  const barMenus = useDeferredValue(allMenus);
+  const barTopMenus = useDeferredValue(topMenus.data ?? NO_TOP_MENUS);
 
   const loadingMenus = allRoutes.isLoading;
   const menuError = allRoutes.isError;
@@ -170,14 +193,15 @@ function Shell() {
         <AntLayout.Header className="app-header">
           <TopBar
             logo={phone ? deptLogo : undefined}
-            menus={allMenus}
-            topMenus={topMenus.data ?? []}
+            menus={barMenus}
+            topMenus={barTopMenus}
             compact={size <= 1}
-            onSearch={() => setSearchOpen(true)}
+            onSearch={openSearch}
             dark={theme.headerDark}
           />
         </AntLayout.Header>
-        {stage >= 3 ? <TabBar onSearch={() => setSearchOpen(true)} /> : <div className="app-tabs-placeholder" />}
+        {stage >= 3 ? <TabBar onSearch={openSearch} /> : <div className="app-tabs-placeholder" />}
+        <DocumentTitle label={label} />
         <AntLayout.Content className="app-content">
           {menuError ? (
             <Result status="warning" title={t('shell.menuLoadFailed')} />
@@ -194,7 +218,7 @@ function Shell() {
                   </div>
                 }
               >
-                <Outlet context={{ menus: allMenus }} />
+                <Outlet context={outlet} />
               </Suspense>
             </ErrorBoundary>
           )}
@@ -216,7 +240,7 @@ function Shell() {
           {routes.isLoading ? <Spin style={{ margin: 24 }} /> : <SideMenu menus={menus} dark={theme.siderDark} collapsed={false} />}
         </Drawer>
       )}
-      <MenuSearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} menus={allMenus} />
+      <MenuSearchOverlay open={searchOpen} onClose={closeSearch} menus={allMenus} />
       {/*
         Notices: none pops up. A notice an administrator publishes (消息通知 → 通知公告) reaches every user of the
         tenant as an in-site message, counted on the bell of the top bar; the old platform's hard-coded shutdown

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AutoComplete, Empty, Input, Modal } from 'antd';
 import { EnterOutlined, SearchOutlined } from '@ant-design/icons';
@@ -15,7 +15,8 @@ function useMenuFilter(menus: MenuVO[]) {
 }
 
 /** Full-screen style search over the leaf menus; Esc closes, Enter or a click navigates. */
-export function MenuSearchOverlay({ open, onClose, menus }: { open: boolean; onClose: () => void; menus: MenuVO[] }) {
+/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+export const MenuSearchOverlay = memo(function MenuSearchOverlay({ open, onClose, menus }: { open: boolean; onClose: () => void; menus: MenuVO[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const filter = useMenuFilter(menus);
@@ -91,7 +92,7 @@ export function MenuSearchOverlay({ open, onClose, menus }: { open: boolean; onC
       <div className="menu-search-tip">{t('search.tip')}</div>
     </Modal>
   );
-}
+});
 
 /** The top bar's autocomplete, with the same filter as the overlay. */
 export function MenuAutoComplete({ menus }: { menus: MenuVO[] }) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Tooltip } from 'antd';
 import { ClockCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,8 @@ import { formatZoned, offsetLabel } from './serverTime';
 import { useServerClock } from './useServerClock';
 
 /** Server time in the tenant's zone, refreshed every second (sidebar footer). */
-export function ServerClock({ collapsed }: { collapsed: boolean }) {
+/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+export const ServerClock = memo(function ServerClock({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
   const clock = useServerClock();
   const [now, setNow] = useState(() => Date.now());
@@ -35,4 +36,4 @@ export function ServerClock({ collapsed }: { collapsed: boolean }) {
       <div className="server-clock-date">{date}</div>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,8 @@ import { menuIcon } from './menuIcons';
 
 type Item = Required<MenuProps>['items'][number];
 
-export function SideMenu({ menus, dark, collapsed }: { menus: MenuVO[]; dark: boolean; collapsed: boolean }) {
+/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+export const SideMenu = memo(function SideMenu({ menus, dark, collapsed }: { menus: MenuVO[]; dark: boolean; collapsed: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -53,4 +54,4 @@ export function SideMenu({ menus, dark, collapsed }: { menus: MenuVO[]; dark: bo
       }}
     />
   );
-}
+});

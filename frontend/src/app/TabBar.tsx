@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useNavigate } from 'react-router';
 import { App, Button, Dropdown, Tabs, type MenuProps } from 'antd';
 import { ClearOutlined, CloseCircleOutlined, CloseOutlined, DownOutlined, SearchOutlined } from '@ant-design/icons';
@@ -17,7 +18,8 @@ import {
 } from '../store/tabs';
 import { confirmClearCache } from './clearCache';
 
-export function TabBar({ onSearch }: { onSearch: () => void }) {
+/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+export const TabBar = memo(function TabBar({ onSearch }: { onSearch: () => void }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
@@ -96,4 +98,4 @@ export function TabBar({ onSearch }: { onSearch: () => void }) {
       />
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { App, Avatar, Badge, Button, Dropdown, Menu, Tooltip, type MenuProps } from 'antd';
 import {
@@ -49,7 +49,8 @@ function useFullscreen(): [boolean, () => void] {
   return [full, toggle];
 }
 
-export function TopBar({
+/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+export const TopBar = memo(function TopBar({
   logo,
   menus,
   topMenus,
@@ -196,7 +197,7 @@ export function TopBar({
       />
     </div>
   );
-}
+});
 
 function menuLabelTop(t: (key: string, opts: { defaultValue: string }) => string, m: TopMenu): string {
   return m.code ? t(`menu.${m.code}`, { defaultValue: m.name }) : m.name;

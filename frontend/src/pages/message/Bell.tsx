@@ -1,4 +1,4 @@
-import { use, useEffect, useState } from 'react';
+import { memo, use, useEffect, useState } from 'react';
 import { Badge, Button, Drawer, Grid, Tooltip } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -41,7 +41,8 @@ function useAlarmRefresh() {
 }
 
 /** `centrePath`: the message centre's page the drawer links to (its menu page, else /zmess/index: every user's). */
-export function MessageBell({ centrePath }: { centrePath: string }) {
+/** Rendered again only when its props change (not with every render of the top bar). */
+export const MessageBell = memo(function MessageBell({ centrePath }: { centrePath: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const phone = !Grid.useBreakpoint().md;
@@ -87,4 +88,4 @@ export function MessageBell({ centrePath }: { centrePath: string }) {
       </Drawer>
     </>
   );
-}
+});
