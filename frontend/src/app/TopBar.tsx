@@ -34,6 +34,7 @@ import { menuIcon } from './menuIcons';
 import { MessageBell } from '../pages/message/Bell';
 import { findMenuByPath } from './menuUtil';
 import { MESSAGE_CENTRE_PATH, RECEIVE_ROUTE, RECEIVE_SETTINGS_PATH, SITE_MESSAGES_ROUTE } from './staticPages';
+import { useStages } from './useStages';
 
 function useFullscreen(): [boolean, () => void] {
   const [full, setFull] = useState(() => !!document.fullscreenElement);
@@ -77,6 +78,9 @@ export const TopBar = memo(function TopBar({
   const [themeOpen, setThemeOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const lock = useLock();
+  // the tools (search, bell, error log, lock, full screen, theme, language, the user's menu and their dialogs) mount
+  // a task after the bar: with the shell's first render they were one task of 20 ms (60 ms on a slow PC)
+  const tools = useStages(1) >= 1;
 
   const logout = () =>
     modal.confirm({
@@ -140,61 +144,65 @@ export const TopBar = memo(function TopBar({
         />
       )}
       <div className="top-spacer" />
-      {!compact && <MenuAutoComplete menus={menus} />}
-      {iconBtn(t('tabs.search'), <SearchOutlined />, onSearch)}
-      <MessageBell centrePath={findMenuByPath(menus, MESSAGE_CENTRE_PATH) ? MESSAGE_CENTRE_PATH : SITE_MESSAGES_ROUTE} />
-      <Tooltip title={t('errorLog.title')}>
-        <Badge count={logs.length} size="small" offset={[-6, 6]}>
-          <Button type="text" className="top-icon" icon={<BugOutlined />} onClick={() => setLogOpen(true)} aria-label={t('errorLog.title')} />
-        </Badge>
-      </Tooltip>
-      {iconBtn(t('shell.lock'), <LockOutlined />, () => lock.start(!!lockPasswd))}
-      {iconBtn(full ? t('shell.exitFullscreen') : t('shell.fullscreen'), full ? <FullscreenExitOutlined /> : <FullscreenOutlined />, toggleFull)}
-      {iconBtn(t('theme.title'), <BgColorsOutlined />, () => setThemeOpen(true))}
-      <Dropdown
-        menu={{
-          items: languageItems,
-          selectable: true,
-          selectedKeys: [i18n.language],
-          onClick: ({ key }) => {
-            if (key !== i18n.language) switchLanguage(key as Language);
-          },
-        }}
-      >
-        <Button type="text" className="top-icon" icon={<GlobalOutlined />} aria-label={t('shell.language')}>
-          {!compact && (i18n.language === 'en' ? 'EN' : '中')}
-        </Button>
-      </Dropdown>
-      <Dropdown
-        menu={{
-          items: userItems,
-          onClick: ({ key }) => {
-            if (key === 'messages') void navigate(SITE_MESSAGES_ROUTE);
-            else if (key === 'receive') void navigate(RECEIVE_ROUTE);
-            else if (key === 'info') void navigate('/info/index');
-            else if (key === 'password') void navigate('/pass/index');
-            else if (key === 'theme') setThemeOpen(true);
-            else if (key === 'errorLog') setLogOpen(true);
-            else if (key === 'logout') logout();
-          },
-        }}
-      >
-        <button type="button" className="top-user" aria-label={t('shell.userMenu')}>
-          <Avatar size={28} src={userInfo?.avatar || undefined} icon={<UserOutlined />} />
-          {!compact && <span className="top-user-name">{name}</span>}
-          <DownOutlined style={{ fontSize: 10 }} />
-        </button>
-      </Dropdown>
-      <ThemeDialog open={themeOpen} onClose={() => setThemeOpen(false)} />
-      <ErrorLogDialog open={logOpen} onClose={() => setLogOpen(false)} />
-      <LockDialog
-        open={lock.asking}
-        onCancel={() => lock.setAsking(false)}
-        onLocked={() => {
-          lock.setAsking(false);
-          lock.lock();
-        }}
-      />
+      {tools && (
+        <>
+          {!compact && <MenuAutoComplete menus={menus} />}
+          {iconBtn(t('tabs.search'), <SearchOutlined />, onSearch)}
+          <MessageBell centrePath={findMenuByPath(menus, MESSAGE_CENTRE_PATH) ? MESSAGE_CENTRE_PATH : SITE_MESSAGES_ROUTE} />
+          <Tooltip title={t('errorLog.title')}>
+            <Badge count={logs.length} size="small" offset={[-6, 6]}>
+              <Button type="text" className="top-icon" icon={<BugOutlined />} onClick={() => setLogOpen(true)} aria-label={t('errorLog.title')} />
+            </Badge>
+          </Tooltip>
+          {iconBtn(t('shell.lock'), <LockOutlined />, () => lock.start(!!lockPasswd))}
+          {iconBtn(full ? t('shell.exitFullscreen') : t('shell.fullscreen'), full ? <FullscreenExitOutlined /> : <FullscreenOutlined />, toggleFull)}
+          {iconBtn(t('theme.title'), <BgColorsOutlined />, () => setThemeOpen(true))}
+          <Dropdown
+            menu={{
+              items: languageItems,
+              selectable: true,
+              selectedKeys: [i18n.language],
+              onClick: ({ key }) => {
+                if (key !== i18n.language) switchLanguage(key as Language);
+              },
+            }}
+          >
+            <Button type="text" className="top-icon" icon={<GlobalOutlined />} aria-label={t('shell.language')}>
+              {!compact && (i18n.language === 'en' ? 'EN' : '中')}
+            </Button>
+          </Dropdown>
+          <Dropdown
+            menu={{
+              items: userItems,
+              onClick: ({ key }) => {
+                if (key === 'messages') void navigate(SITE_MESSAGES_ROUTE);
+                else if (key === 'receive') void navigate(RECEIVE_ROUTE);
+                else if (key === 'info') void navigate('/info/index');
+                else if (key === 'password') void navigate('/pass/index');
+                else if (key === 'theme') setThemeOpen(true);
+                else if (key === 'errorLog') setLogOpen(true);
+                else if (key === 'logout') logout();
+              },
+            }}
+          >
+            <button type="button" className="top-user" aria-label={t('shell.userMenu')}>
+              <Avatar size={28} src={userInfo?.avatar || undefined} icon={<UserOutlined />} />
+              {!compact && <span className="top-user-name">{name}</span>}
+              <DownOutlined style={{ fontSize: 10 }} />
+            </button>
+          </Dropdown>
+          <ThemeDialog open={themeOpen} onClose={() => setThemeOpen(false)} />
+          <ErrorLogDialog open={logOpen} onClose={() => setLogOpen(false)} />
+          <LockDialog
+            open={lock.asking}
+            onCancel={() => lock.setAsking(false)}
+            onLocked={() => {
+              lock.setAsking(false);
+              lock.lock();
+            }}
+          />
+        </>
+      )}
     </div>
   );
 });

@@ -44,6 +44,9 @@ export class VehicleOverlay {
   private last = -Infinity;
   private hovering = false;
   private map: MapCamera | null = null;
+  /** The map's size in CSS pixels, as last measured (a draw does not lay the page out again to learn it). */
+  private size = { width: 0, height: 0 };
+  private frame: number | null = null;
 
   constructor(
     private readonly onSelect: (id: string) => void,
@@ -67,12 +70,19 @@ export class VehicleOverlay {
     map.on('resize', this.resize);
     map.on('click', this.click);
     map.on('mousemove', this.hover);
-    this.resize();
+    // measured in the next frame, whose layout the page needs anyway, not in the commit that attaches it (reading the
+    // size there lays out the whole page the commit has just changed: 4-8 ms on the monitor)
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      this.resize();
+    });
   }
 
   detach(): void {
     const { map } = this;
     if (!map) return;
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.frame = null;
     map.off('move', this.draw);
     map.off('resize', this.resize);
     map.off('click', this.click);
@@ -125,12 +135,15 @@ export class VehicleOverlay {
   private readonly resize = (): void => {
     if (!this.map) return;
     const { clientWidth: width, clientHeight: height } = this.map.getContainer();
+    this.size = { width, height };
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.max(1, Math.round(width * ratio));
     this.canvas.height = Math.max(1, Math.round(height * ratio));
     this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${height}px`;
-    this.draw();
+    // before the first fleet there is nothing to draw (the canvas's first drawing allocates its pixels: that comes
+    // with the fleet's, in a task of its own)
+    if (this.loaded !== null) this.draw();
   };
 
   /** Redraws what is in view (plus a margin, so that a marker half out of view is still drawn). */
@@ -138,7 +151,7 @@ export class VehicleOverlay {
     const { map } = this;
     const ctx = this.canvas.getContext('2d');
     if (!ctx || !map) return;
-    const { clientWidth: width, clientHeight: height } = map.getContainer();
+    const { width, height } = this.size;
     const margin = 32;
     const nw = map.unproject([-margin, -margin]);
     const se = map.unproject([width + margin, height + margin]);
