@@ -1,5 +1,5 @@
 import { FALLBACK_BACKGROUND } from './basemap';
-import type { LonLat } from './geo';
+import { CIRCUMFERENCE, lngLatOf, MAX_LAT, worldOf, type LonLat } from './geo';
 
 /** A point on the map's element, in CSS pixels from its top left corner. */
 export interface CameraPoint {
@@ -53,22 +53,8 @@ export interface MapCamera {
 export const WORLD = 512;
 export const MIN_ZOOM = 0;
 export const MAX_ZOOM = 22;
-const MAX_LAT = 85.051129;
-/** Earth's circumference at the equator in metres (the Web Mercator sphere). */
-const CIRCUMFERENCE = 2 * Math.PI * 6_378_137;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
-
-/** Web Mercator, as a fraction of the world (0..1 from the west and from the north). */
-export function worldOf([lng, lat]: LonLat): [number, number] {
-  const sin = Math.sin((clamp(lat, -MAX_LAT, MAX_LAT) * Math.PI) / 180);
-  return [(lng + 180) / 360, 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)];
-}
-
-export function lngLatOf([x, y]: [number, number]): LonLat {
-  const lat = (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
-  return [x * 360 - 180, lat];
-}
 
 /** A view: its centre (as a fraction of the world) and zoom, on a screen of that size. */
 export interface View {

@@ -17,12 +17,32 @@ export function distance(a: LonLat, b: LonLat): number {
   return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-export function toMercator([lon, lat]: LonLat): [number, number] {
-  return [MERCATOR_RADIUS * lon * RAD, MERCATOR_RADIUS * Math.log(Math.tan(Math.PI / 4 + (lat * RAD) / 2))];
+/** Earth's circumference at the equator in metres (the Web Mercator sphere). */
+export const CIRCUMFERENCE = 2 * Math.PI * MERCATOR_RADIUS;
+/** The latitude where Web Mercator's square world ends (north and south). */
+export const MAX_LAT = 85.051129;
+
+/**
+ * Web Mercator as a fraction of the world, as map tiles and the map's camera count it: x from 0 (180° W) to 1
+ * (180° E), y from 0 (MAX_LAT north) to 1 (MAX_LAT south). Latitudes beyond MAX_LAT are taken as MAX_LAT.
+ */
+export function worldOf([lon, lat]: LonLat): [number, number] {
+  const sin = Math.sin(Math.min(MAX_LAT, Math.max(-MAX_LAT, lat)) * RAD);
+  return [(lon + 180) / 360, 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)];
+}
+
+export function lngLatOf([x, y]: [number, number]): LonLat {
+  return [x * 360 - 180, Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) / RAD];
+}
+
+/** Web Mercator in metres (EPSG:3857, y north): the same projection as worldOf, on the sphere's scale. */
+export function toMercator(at: LonLat): [number, number] {
+  const [x, y] = worldOf(at);
+  return [(x - 0.5) * CIRCUMFERENCE, (0.5 - y) * CIRCUMFERENCE];
 }
 
 export function fromMercator([x, y]: [number, number]): LonLat {
-  return [x / MERCATOR_RADIUS / RAD, (2 * Math.atan(Math.exp(y / MERCATOR_RADIUS)) - Math.PI / 2) / RAD];
+  return lngLatOf([x / CIRCUMFERENCE + 0.5, 0.5 - y / CIRCUMFERENCE]);
 }
 
 export function round(value: number, digits: number): number {

@@ -1,6 +1,7 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { BACKGROUND_LAYER } from './basemap';
-import { gridElement, gridPosition, worldOf } from './camera';
+import { gridElement, gridPosition } from './camera';
+import { worldOf } from './geo';
 
 /**
  * The background of a MapLibre map that has nothing WebGL must draw any more (no basemap tiles loaded, no site plan, no shapes): a
