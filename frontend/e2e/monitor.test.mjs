@@ -6,7 +6,7 @@
 // so and draws the fleet on a plain grid, fitted to the vehicles and clustered, with the legend of their colours.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, fleetWith, launchBrowser, newPage, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const F = '/api/blade-fics-report/fics/carInfo';
 const CMD = '/api/liftdesk/command';
@@ -361,6 +361,32 @@ describe('fleet', () => {
     await text.locator('.ant-tag', { hasText: '已取消' }).waitFor();
     const after = await api(backend.base, `${CMD}/detail`, { token, params: { id: queued.data[0].id } });
     assert.equal(after.data.status, 'cancelled');
+  });
+
+  it('opens 实时报警 with the vehicles in alarm now; a line opens its vehicle, with the keyboard as with the mouse', async () => {
+    // a vehicle whose battery is low now (an alarm in progress, from its last report through the HTTP ingest)
+    const carNo = 'E2E-低压-01';
+    const device = '013912340099';
+    await fleetWith(backend.base, token, {
+      vehicles: [{ carNo, deviceNumber: device }],
+      fixes: { [device]: [{ time: Date.now() - 5_000, lat: 31.2, lon: 121.5, status: 3, battery: { socPct: 30, voltageV: 40 } }] },
+    });
+    // a fresh load of the page: the list opens with it, not only once an alarm comes while the page is open
+    await page.goto(`${backend.base}/fleet/monitor`);
+    const line = page.getByTestId('alarm-entry').filter({ hasText: carNo });
+    await line.waitFor();
+    assert.match(await line.innerText(), /电池低压/);
+    assert.equal(await line.locator('[title="打开页面时已在报警"]').count(), 1, 'the line says the alarm was in progress when the page opened');
+
+    const card = page.getByTestId('vehicle-card');
+    await line.focus();
+    await page.keyboard.press('Enter');
+    await card.getByText(carNo, { exact: true }).waitFor();
+    await card.getByRole('button', { name: '关闭' }).click();
+    await card.waitFor({ state: 'detached' });
+    await line.click();
+    await card.getByText(carNo, { exact: true }).waitFor();
+    await page.screenshot({ path: shot('monitor-alarm-line') });
   });
 
   it('raised no uncaught page errors', () => {

@@ -259,14 +259,17 @@ const AlarmRow = memo(
   function AlarmRow({ entry: e, onSelect }: { entry: AlarmEntry; onSelect: (id: string) => void }) {
     const { t } = useTranslation();
     return (
-      <li className="monitor-event" onClick={() => onSelect(e.carId)} data-testid="alarm-entry">
-        <span className="monitor-event-what">
-          <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
-          <span>{e.carNo ?? e.carId}</span>
-        </span>
-        <span className="monitor-event-time" title={e.current ? t('monitor.alarmOngoing') : undefined}>
-          {(e.time ?? '-').slice(11) || '-'}
-        </span>
+      <li>
+        {/* a button: reached with the keyboard (Tab) and opened with Enter or Space, as with the mouse */}
+        <button type="button" className="monitor-event" onClick={() => onSelect(e.carId)} data-testid="alarm-entry">
+          <span className="monitor-event-what">
+            <Tag color="error">{t(`monitor.alarm.${e.kind}`, { defaultValue: e.kind })}</Tag>
+            <span>{e.carNo ?? e.carId}</span>
+          </span>
+          <span className="monitor-event-time" title={e.current ? t('monitor.alarmOngoing') : undefined}>
+            {(e.time ?? '-').slice(11) || '-'}
+          </span>
+        </button>
       </li>
     );
   },
