@@ -367,7 +367,7 @@ describe('fleet', () => {
     // a vehicle whose battery is low now (an alarm in progress, from its last report through the HTTP ingest)
     const carNo = 'E2E-低压-01';
     const device = '013912340099';
-    await fleetWith(backend.base, token, {
+    const { cars } = await fleetWith(backend.base, token, {
       vehicles: [{ carNo, deviceNumber: device }],
       fixes: { [device]: [{ time: Date.now() - 5_000, lat: 31.2, lon: 121.5, status: 3, battery: { socPct: 30, voltageV: 40 } }] },
     });
@@ -386,6 +386,21 @@ describe('fleet', () => {
     await card.waitFor({ state: 'detached' });
     await line.click();
     await card.getByText(carNo, { exact: true }).waitFor();
+    // the map goes to it: its own marker, in the middle of the map once the flight ends
+    const id = String(cars[carNo].id);
+    const centred = await page
+      .waitForFunction(
+        (vehicle) => {
+          const element = document.querySelector('.monitor-map [data-testid="map"]');
+          const marker = element?.vehicleMarkers?.().find((m) => m.kind === 'vehicle' && m.id === vehicle);
+          return !!marker && Math.abs(marker.x - element.clientWidth / 2) < 5 && Math.abs(marker.y - element.clientHeight / 2) < 5;
+        },
+        id,
+        { timeout: 10_000 },
+      )
+      .then(() => true, () => false);
+    const markers = await page.evaluate(() => document.querySelector('.monitor-map [data-testid="map"]')?.vehicleMarkers?.());
+    assert.ok(centred, `vehicle ${id} drawn in the middle of the map: ${JSON.stringify(markers)}`);
     await page.screenshot({ path: shot('monitor-alarm-line') });
   });
 
