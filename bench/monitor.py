@@ -1,6 +1,8 @@
 """实时监控 with 2,000 live vehicles: the longest main-thread task after the first paint, against 50 ms.
 
-Run: ``make bench`` (or ``.venv/bin/python bench/monitor.py [--vehicles N] [--seconds S] [--profile out.cpuprofile]``).
+Run: ``make bench`` (or ``.venv/bin/python bench/monitor.py [--vehicles N] [--seconds S] [--profile out.cpuprofile]
+[--cpu-slowdown 2]``: the last runs the page's main thread N times slower, for the margin a slower PC than this one
+needs; on 2026-11-27 it met the limit at 1x and 2x, with one task of 50-61 ms per run at 3x).
 
 What runs, all of it real:
   * ``liftdesk serve`` on a fresh SQLite file with its JT/T 808 gateway, serving the built web app (``frontend/dist``,
