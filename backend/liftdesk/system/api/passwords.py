@@ -14,7 +14,7 @@ import secrets
 import string
 
 from pydantic import ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core import crud
@@ -204,13 +204,17 @@ async def new_random_password(ctx: crud.Ctx) -> RandomPassword:
     return RandomPassword(password=random_password())
 
 
-async def accounts_in_tenants(session: AsyncSession, account: str, limit: int = 20) -> list[tuple[str, str, str]]:
-    """(tenant id, tenant name, stored hash) of the live tenants where ``account`` exists."""
+async def accounts_in_tenants(
+    session: AsyncSession, account: str, first: str | None = None, limit: int = 20
+) -> list[tuple[str, str, str]]:
+    """(tenant id, tenant name, stored hash) of the live tenants where ``account`` exists: tenant ``first`` (the
+    caller's own) first, then the others by id, ``limit`` in all (each costs its caller a password hash check; an
+    ``admin`` account exists in every tenant, so the limit must not leave the caller's own tenant out)."""
     rows = await session.execute(
         select(m.Tenant.tenant_id, m.Tenant.tenant_name, m.User.password)
         .join(m.User, m.User.tenant_id == m.Tenant.tenant_id)
         .where(m.User.account == account, m.User.is_deleted == 0, m.User.status == 1, m.Tenant.is_deleted == 0)
-        .order_by(m.Tenant.tenant_id)
+        .order_by(case((m.Tenant.tenant_id == first, 0), else_=1), m.Tenant.tenant_id)
         .limit(limit)
     )
     return [(a, b, c) for a, b, c in rows.all()]

@@ -166,7 +166,7 @@ async def tenants_of_account(ctx: crud.Ctx, query: PasswordQuery) -> list[Tenant
         raise ServiceError(t("field_required", field="password"))
     kv = KV(ctx.session)
     out: list[TenantBrief] = []
-    for tenant_id, name, stored in await accounts_in_tenants(ctx.session, me.account):
+    for tenant_id, name, stored in await accounts_in_tenants(ctx.session, me.account, first=me.tenant_id):
         if tenant_id == me.tenant_id:
             out.append(TenantBrief(tenant_id=tenant_id, tenant_name=name))
             continue
