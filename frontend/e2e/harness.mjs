@@ -213,7 +213,6 @@ export async function newPage(browser, errors) {
   return page;
 }
 
-/** Helpers over the page `getPage()` returns (suites create their page in `before`). */
 /**
  * The page's title once it matches `re` (the shell sets it in a task of its own after the tab shows), else fails
  * naming the title it has.
@@ -227,6 +226,7 @@ export async function titled(page, re) {
   return title;
 }
 
+/** Helpers over the page `getPage()` returns (suites create their page in `before`). */
 export function ui(getPage) {
   const helpers = {
     async expectToast(text) {

@@ -67,9 +67,12 @@ async def test_wrong_password_and_unknown_tenant_and_client(api: Api) -> None:
     await api.post("/api/blade-user/unlock", params={"userIds": "1123598821738675201"})
 
 
-async def _new_user(api: Api, password: str = "secret-1", **extra: str) -> tuple[str, str]:
-    ids = await seed_ids(api)
-    account = api.unique("acc")
+async def _new_user(
+    api: Api, password: str = "secret-1", tenant: str = "000000", account: str | None = None, **extra: str
+) -> tuple[str, str]:
+    """A user of ``tenant`` (the seed's role and organisation): its account (a new one unless given) and id."""
+    ids = await seed_ids(api, tenant)
+    account = account or api.unique("acc")
     r = await api.post(
         "/api/blade-user/submit",
         json={
@@ -81,6 +84,7 @@ async def _new_user(api: Api, password: str = "secret-1", **extra: str) -> tuple
             "deptId": ids["dept"],
             **extra,
         },
+        tenant=tenant,
     )
     assert r["code"] == 200, r
     return account, r["data"]["id"]
@@ -184,22 +188,8 @@ async def test_tenant_list_by_account_and_public_info(api: Api, tenants: Tenants
     path = "/api/blade-user/getTenantListByAccount"
     # An account of its own in tenants a and b (the same password), so that the answer does not depend on how many
     # other tenants this database holds: every tenant has an ``admin``, and the call looks at 20 tenants at most.
-    account = api.unique("tl")
-    for tenant in (tenants.a, tenants.b):
-        ids = await seed_ids(api, tenant)
-        made = await api.post(
-            "/api/blade-user/submit",
-            json={
-                "account": account,
-                "password": "both-1",
-                "name": "T",
-                "realName": "T",
-                "roleId": ids["role"],
-                "deptId": ids["dept"],
-            },
-            tenant=tenant,
-        )
-        assert made["code"] == 200, made
+    account, _ = await _new_user(api, password="both-1", tenant=tenants.a)
+    await _new_user(api, password="both-1", tenant=tenants.b, account=account)
     right = await api.post(path, params={"password": md5("both-1")}, who=account, password="both-1")
     assert [x["tenantId"] for x in right["data"]] == sorted([tenants.a, tenants.b]), "the account opens in both"
     wrong = await api.post(path, params={"password": md5("not-it")}, who=account, password="both-1")

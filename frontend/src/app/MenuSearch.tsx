@@ -14,8 +14,10 @@ function useMenuFilter(menus: MenuVO[]) {
   return (query: string) => searchMenus(leaves, query, labelOf).map((m) => ({ menu: m, label: labelOf(m) }));
 }
 
-/** Full-screen style search over the leaf menus; Esc closes, Enter or a click navigates. */
-/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+/**
+ * Full-screen style search over the leaf menus; Esc closes, Enter or a click navigates.
+ * Memoised: rendered again only when its props change (the shell renders as tabs and queries change).
+ */
 export const MenuSearchOverlay = memo(function MenuSearchOverlay({ open, onClose, menus }: { open: boolean; onClose: () => void; menus: MenuVO[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

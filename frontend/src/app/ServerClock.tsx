@@ -5,8 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { formatZoned, offsetLabel } from './serverTime';
 import { useServerClock } from './useServerClock';
 
-/** Server time in the tenant's zone, refreshed every second (sidebar footer). */
-/** Rendered again only when its props change (the shell renders as tabs and queries change). */
+/**
+ * Server time in the tenant's zone, refreshed every second (sidebar footer).
+ * Memoised: rendered again only when its props change (the shell renders as tabs and queries change).
+ */
 export const ServerClock = memo(function ServerClock({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
   const clock = useServerClock();

@@ -1,7 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fitView, PlainCamera, projectIn, scaleBar, unprojectIn, type CameraMouseEvent, type View } from './camera';
-import { lngLatOf, worldOf } from './geo';
-import type { LonLat } from './geo';
+import { lngLatOf, worldOf, type LonLat } from './geo';
 
 const SHANGHAI: LonLat = [121.4737, 31.2304];
 

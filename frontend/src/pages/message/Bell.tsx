@@ -40,8 +40,10 @@ function useAlarmRefresh() {
   }, [hub, client]);
 }
 
-/** `centrePath`: the message centre's page the drawer links to (its menu page, else /zmess/index: every user's). */
-/** Rendered again only when its props change (not with every render of the top bar). */
+/**
+ * `centrePath`: the message centre's page the drawer links to (its menu page, else /zmess/index: every user's).
+ * Memoised: rendered again only when its props change (not with every render of the top bar).
+ */
 export const MessageBell = memo(function MessageBell({ centrePath }: { centrePath: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
