@@ -16,7 +16,9 @@ export function useHiddenColumns(tableKey: string): [string[], (next: string[]) 
     staleTime: Infinity,
   });
   const save = (next: string[]) => {
-    client.setQueryData(hiddenKey(tableKey), next);
+    // A `find` still on its way must not undo the change when it lands (a user may choose before the list's saved
+    // choice has arrived): it is cancelled first, then the change shows.
+    void client.cancelQueries({ queryKey: hiddenKey(tableKey) }).then(() => client.setQueryData(hiddenKey(tableKey), next));
     apiPost(`${SHOW_HIDE}/options`, { tableKey, hidden: next }).catch(
       () => void client.invalidateQueries({ queryKey: hiddenKey(tableKey) }),
     );
