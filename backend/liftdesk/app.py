@@ -24,7 +24,9 @@ from liftdesk.core.http import CatchAll, RequestGuard, SecurityHeaders
 from liftdesk.core.i18n import parse_language, set_language, t
 from liftdesk.core.manifest import install as install_manifest
 from liftdesk.core.process import tune_gc
-from liftdesk.core.router import mount_resources
+from liftdesk.core.registry import Context, Registry, build
+from liftdesk.core.router import mount
+from liftdesk.core.services import Services
 
 
 class LanguageMiddleware:
@@ -45,20 +47,21 @@ def operation_id(route: APIRoute) -> str:
     return f"{tag}-{route.name}"
 
 
-def load_contexts() -> None:
-    """Import every context so that its resources register before the registry freezes."""
-    import liftdesk.fleet.api
-    import liftdesk.fleet.resources
-    import liftdesk.reporting.api
-    import liftdesk.system.api
-    import liftdesk.system.codegen.resources
-    import liftdesk.system.resources
-    import liftdesk.telemetry.api
-    import liftdesk.telemetry.models
-    import liftdesk.telemetry.resources  # noqa: F401
-    from liftdesk.generated import load as load_generated
+def contexts() -> tuple[Context, ...]:
+    """The contexts of the app, upstream first: each brings its resources, its subscriptions to the events of those
+    upstream of it and the ports it implements (``core.registry.Context``); the code generator's resources last."""
+    from liftdesk import generated
+    from liftdesk.fleet.context import CONTEXT as FLEET
+    from liftdesk.reporting.context import CONTEXT as REPORTING
+    from liftdesk.system.context import CONTEXT as SYSTEM
+    from liftdesk.telemetry.context import CONTEXT as TELEMETRY
 
-    load_generated()  # resources made by the code generator (system/codegen)
+    return (SYSTEM, FLEET, TELEMETRY, REPORTING, generated.context())
+
+
+def build_registry() -> Registry:
+    """The app's registry, built from :func:`contexts` (once per process; again, the same registry)."""
+    return build(contexts())
 
 
 def create_app(
@@ -68,13 +71,14 @@ def create_app(
     for ``all``, the telemetry pipeline writer, the live hub, the command service, the jobs, the terminal gateway,
     the MQTT adapter and the simulated fleet (as the settings ask)."""
     settings = settings or get_settings()
-    load_contexts()
+    registry = build_registry()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(app, settings, role)
         app.state.runtime = runtime
         await app.state.audit.start()
+        await report_unusable_rules(app.state.db)
         if services:
             await runtime.start()
         try:
@@ -113,14 +117,32 @@ def create_app(
 
     app.include_router(public_router)
     app.include_router(live_router)
-    mount_resources(app)
+    mount(app, registry)
     install_manifest(app, document_feed)
     _mount_web(app, settings.web_dir)
     return app
 
 
+async def report_unusable_rules(db: Database) -> list[str]:
+    """The start-up check of the stored data rules: each that can admit no row (its resource has no table of its
+    own, or its column is not the model's) is logged; the scope admits no row with it (``core.scope``)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from liftdesk.system.service import unusable_rules
+
+    try:
+        async with db.sessionmaker() as session:
+            problems = await unusable_rules(session)
+    except SQLAlchemyError:  # a database not migrated yet (``liftdesk serve`` migrates before it starts the app)
+        return []
+    for problem in problems:
+        logging.getLogger("liftdesk").warning("%s: it admits no row; fix or remove it under 数据权限", problem)
+    return problems
+
+
 def wire_telemetry(app: FastAPI, settings: Settings) -> None:
-    """The telemetry objects every process has (the API publishes to the bus and reads the live hub)."""
+    """The bus and the services every process has (the API publishes to the bus, reads the live hub, creates
+    commands): ``app.state.services`` (``core.services``), which handlers are given."""
     from liftdesk.core.bus import Bus, LocalBus, RedisBus
     from liftdesk.fleet.service import FENCE_CHANGED, VEHICLE_CHANGED
     from liftdesk.system.service import SETTINGS_CHANGED
@@ -132,31 +154,37 @@ def wire_telemetry(app: FastAPI, settings: Settings) -> None:
 
     bus: Bus = RedisBus(settings.redis_url, prefix=settings.redis_prefix) if settings.redis_url else LocalBus()
     app.state.bus = bus
-    app.state.pipeline = Pipeline(app.state.db, bus, tz_minutes=settings.tz_offset_minutes)
-    app.state.live = LiveHub(app.state.db, bus)
-    app.state.commands = CommandService(app.state.db, bus)
-    app.state.terminals = TerminalService(
-        app.state.db,
-        auto_register_tenants=frozenset({settings.auto_register_tenant} - {""}),
-        strict_auth=settings.strict_terminal_auth,
-        bus=bus,
+    db = app.state.db
+    pipeline = Pipeline(db, bus, tz_minutes=settings.tz_offset_minutes)
+    services = Services(settings, db, bus)
+    services.add(pipeline)
+    services.add(LiveHub(db, bus))
+    services.add(CommandService(db, bus))
+    services.add(
+        TerminalService(
+            db,
+            auto_register_tenants=frozenset({settings.auto_register_tenant} - {""}),
+            strict_auth=settings.strict_terminal_auth,
+            bus=bus,
+        )
     )
+    app.state.services = services
 
     async def _vehicle_changed(msg: dict[str, object]) -> None:
-        app.state.pipeline.forget(str(msg.get("deviceNumber") or "") or None)
+        pipeline.forget(str(msg.get("deviceNumber") or "") or None)
 
     async def _fence_changed(msg: dict[str, object]) -> None:
         devices = msg.get("deviceNumbers")
         for device in devices if isinstance(devices, list) else ():
             if device:
-                app.state.pipeline.forget(str(device))
+                pipeline.forget(str(device))
 
     bus.subscribe(VEHICLE_CHANGED, _vehicle_changed)
     bus.subscribe(FENCE_CHANGED, _fence_changed)
     # What the pipeline caches must follow what the jobs and the settings pages change (possibly in another process).
-    bus.subscribe(OFFLINE_TOPIC, app.state.pipeline.on_offline)
-    bus.subscribe(RETENTION_TOPIC, app.state.pipeline.on_retention)
-    bus.subscribe(SETTINGS_CHANGED, app.state.pipeline.on_settings_changed)
+    bus.subscribe(OFFLINE_TOPIC, pipeline.on_offline)
+    bus.subscribe(RETENTION_TOPIC, pipeline.on_retention)
+    bus.subscribe(SETTINGS_CHANGED, pipeline.on_settings_changed)
 
 
 #: The roles of a process (``liftdesk serve|api|gateway|worker``). ``all`` is one process doing everything (``make
@@ -189,24 +217,28 @@ class Runtime:
 
     async def start(self) -> None:
         from liftdesk.fleet.reminders import ReminderJob
+        from liftdesk.telemetry.commands import CommandService
         from liftdesk.telemetry.jobs import Jobs
+        from liftdesk.telemetry.live import LiveHub
+        from liftdesk.telemetry.pipeline import Pipeline
 
-        state = self.app.state
+        services: Services = self.app.state.services
+        commands = services.get(CommandService)
         if self.role != "all" and not self.settings.redis_url:
             logging.getLogger("liftdesk").warning(
                 "role %s without LIFTDESK_REDIS_URL: commands, their answers and live updates stay in this process",
                 self.role,
             )
-        await state.bus.start()
-        self.started.append(state.bus)
+        await services.bus.start()
+        self.started.append(services.bus)
         parts: list[Any] = []
         if self.serves_http or self.holds_terminals:
-            parts.append(state.pipeline)  # the terminals' data, and HTTP ingest (``/api/liftdesk/ingest``)
+            parts.append(services.get(Pipeline))  # the terminals' data, and HTTP ingest (``/api/liftdesk/ingest``)
         if self.serves_http:
-            parts.append(state.live)
+            parts.append(services.get(LiveHub))
         if self.role in ("all", "worker"):
-            parts.append(Jobs(state.db, state.bus, commands=state.commands))  # with the card lists' daily re-check
-            parts.append(ReminderJob(state.db))  # drivers' licence and paper expiry reminders (daily, idempotent)
+            parts.append(Jobs(services.db, services.bus, commands=commands))  # with the card lists' daily re-check
+            parts.append(ReminderJob(services.db))  # drivers' licence and paper expiry reminders (daily, idempotent)
         for part in parts:
             await part.start()
             self.started.insert(0, part)
@@ -214,24 +246,30 @@ class Runtime:
             # Only the process holding the terminals' connections sends commands, so only it may take back what a
             # previous one left in flight (``recover``) and sweep the queue; an API process creates and waits.
             # Several gateway processes: their supervisor recovered before starting them; each sweeps.
-            await state.commands.start(recover=self.holds_terminals and self.member is None, sweep=self.holds_terminals)
-            self.started.insert(0, state.commands)
+            await commands.start(recover=self.holds_terminals and self.member is None, sweep=self.holds_terminals)
+            self.started.insert(0, commands)
         if self.holds_terminals:
             await self._start_terminals()
         tune_gc()
 
     async def _start_terminals(self) -> None:
         """The terminals' way in: the JT/T 808 gateway (with the demo fleet in ``all``) and the MQTT adapter."""
+        from liftdesk.telemetry.commands import CommandService
         from liftdesk.telemetry.gateway.server import DAY_S, Gateway
         from liftdesk.telemetry.mqtt import MqttAdapter
+        from liftdesk.telemetry.pipeline import Pipeline
+        from liftdesk.telemetry.terminals import TerminalService
 
-        state, cfg = self.app.state, self.settings
+        services: Services = self.app.state.services
+        cfg = self.settings
+        pipeline, terminals = services.get(Pipeline), services.get(TerminalService)
+        commands = services.get(CommandService)
         if cfg.gateway_port:
             gateway = Gateway(
-                state.db,
-                state.pipeline,
-                state.terminals,
-                state.commands,
+                services.db,
+                pipeline,
+                terminals,
+                commands,
                 host=cfg.gateway_host,
                 port=cfg.gateway_port,
                 idle_timeout_s=cfg.gateway_idle_timeout_s,
@@ -239,16 +277,14 @@ class Runtime:
                 attributes_max_age_s=DAY_S,  # ask each terminal what it is (0x8107) at most once a day
                 reuse_port=self.member is not None,  # the port is shared with the sibling gateway processes
             )
-            gateway.follow(state.bus)  # a deleted or renumbered vehicle's terminal is disconnected at once
+            gateway.follow(services.bus)  # a deleted or renumbered vehicle's terminal is disconnected at once
             await gateway.start()
-            state.gateway = gateway
+            services.add(gateway)
             self.started.insert(0, gateway)
             if cfg.simulator_vehicles > 0 and self.role == "all":  # the demo fleet of ``make run``
                 self.started.insert(0, await Simulator.start(gateway.port, cfg.simulator_vehicles))
         if cfg.mqtt_url and not self.member:  # one MQTT client (the first of several gateway processes)
-            mqtt = MqttAdapter(
-                cfg.mqtt_url, state.pipeline, state.terminals, state.commands, db=state.db, bus=state.bus
-            )
+            mqtt = MqttAdapter(cfg.mqtt_url, pipeline, terminals, commands, db=services.db, bus=services.bus)
             await mqtt.start()
             self.started.insert(0, mqtt)
 

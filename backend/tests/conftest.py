@@ -26,9 +26,14 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.db import Database
+from liftdesk.core.services import Services
 from liftdesk.migrate import upgrade
 from liftdesk.system.models import DictBiz, Menu, User
 from liftdesk.system.seed import seed
+from liftdesk.telemetry.commands import CommandService
+from liftdesk.telemetry.gateway.server import Gateway
+from liftdesk.telemetry.pipeline import Pipeline
+from liftdesk.telemetry.terminals import TerminalService
 
 PG_ADMIN_URL = os.environ.get("LIFTDESK_TEST_PG", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
 BASIC = "Basic " + base64.b64encode(b"saber:saber_secret").decode()
@@ -183,6 +188,52 @@ async def api(database: tuple[str, str], tmp_root: Path) -> AsyncIterator[Api]:
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         yield Api(client=client, db=db, backend=backend)
     await db.dispose()
+
+
+class Parts:
+    """The long-lived parts of a test app (``app.state.services``), by name, read when asked (the gateway is added
+    when the runtime starts)."""
+
+    def __init__(self, app: Any) -> None:
+        self.services: Services = app.state.services
+
+    @property
+    def db(self) -> Database:
+        return self.services.db
+
+    @property
+    def bus(self) -> Any:
+        return self.services.bus
+
+    @property
+    def pipeline(self) -> Pipeline:
+        return self.services.get(Pipeline)
+
+    @property
+    def terminals(self) -> TerminalService:
+        return self.services.get(TerminalService)
+
+    @property
+    def commands(self) -> CommandService:
+        return self.services.get(CommandService)
+
+    @property
+    def gateway(self) -> Gateway:
+        return self.services.get(Gateway)
+
+
+async def live_url(base: str, token: str) -> str:
+    """The live feed's WebSocket URL on the server at ``base`` (``http://host:port``) for the holder of ``token``: a
+    ticket asked with the token (single use, valid 30 s), never the token itself."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post("/api/liftdesk/live/ticket", headers={"Blade-Auth": f"bearer {token}"})
+    body = r.json()
+    assert body["code"] == 200, body
+    return f"{base.replace('http', 'ws', 1)}/api/liftdesk/live?ticket={body['data']['ticket']}"
+
+
+def parts(api: Api) -> Parts:
+    return Parts(api.client._transport.app)  # type: ignore[attr-defined]
 
 
 def app_settings(api: Api) -> Settings:

@@ -20,7 +20,11 @@ def test_every_resource_and_operation_is_in_the_manifest() -> None:
     for name, entry in manifest.items():
         for op in entry["operations"] + entry["actions"]:
             assert op["method"].lower() in doc["paths"][op["path"]], (name, op)
-        assert entry["fields"], f"{name} has no fields"
+        if REGISTRY[name].model is not None:
+            assert entry["fields"], f"{name} has no fields"
+        else:  # a subject: it reads another resource's rows (their data rule), or nothing of a tenant's
+            assert not entry["operations"] and not entry["fields"], name
+            assert entry.get("scopeVia") or entry["viewMenus"] == ["*"], f"{name} says what it reads"
     declared = {(a.method, a.path) for a in REGISTRY.actions}
     listed = {(op["method"], op["path"]) for entry in manifest.values() for op in entry["actions"]}
     assert declared == listed
@@ -39,3 +43,18 @@ def test_fields_carry_their_limits_and_dictionaries() -> None:
     assert manifest["user"]["fields"]["roleId"]["required"] is True
     assert manifest["dept"]["tree"] is True and manifest["dept"]["label"] == "deptName"
     assert manifest["vehicle"]["tree"] is False and manifest["vehicle"]["label"] == "carNo"
+
+
+#: The most actions one resource may hold: past a few dozen, a resource holds several subjects (a role could not be
+#: granted one of them without the others).
+MAX_ACTIONS = 40
+
+
+def test_no_resource_holds_more_than_forty_actions() -> None:
+    manifest = _document()[EXTENSION]
+    sizes = {name: len(entry["actions"]) for name, entry in manifest.items()}
+    assert max(sizes.values()) <= MAX_ACTIONS, sorted(sizes.items(), key=lambda kv: -kv[1])[:5]
+    assert sizes["vehicle"] < 10, "the vehicle register is the vehicles' own calls, not every subject about them"
+    subjects = {name for name, entry in manifest.items() if entry.get("scopeVia") == "fics_car_info"}
+    for subject in ("live", "track", "vehicle_detail", "car_set", "home", "alarm", "efficiency_report"):
+        assert subject in subjects, subject

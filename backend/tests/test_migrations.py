@@ -30,7 +30,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from liftdesk.app import load_contexts
+from liftdesk.app import build_registry
 from liftdesk.core.db import Base
 from liftdesk.migrate import alembic_config, upgrade
 from tests.conftest import BACKENDS, _create_pg_database, _drop_pg_database
@@ -71,7 +71,7 @@ def current_revision(conn: Connection) -> str | None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_migrations_at_head_match_the_models(backend: str, tmp_path: Path) -> None:
-    load_contexts()  # every context's models in the metadata, as the migrations' env.py has them
+    build_registry()  # every context's models in the metadata, as the migrations' env.py has them
     pg_name = None
     if backend == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'migrated.db'}"

@@ -1,7 +1,7 @@
 """The port through which ``core`` learns who may do what: granted buttons and menus, data rules, API scope paths,
 and the organisation tree. ``core`` imports no context; the system context, which owns roles, menus, scopes and
-organisations, implements this port (``system/access.py``) and installs it when it is loaded
-(``liftdesk.app.load_contexts``).
+organisations, implements this port (``system/access.py``) and declares it in its ``Context``; the registry's build
+installs it (``core.registry.build``).
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from liftdesk.core.access import access
 from liftdesk.core.envelope import Forbidden
 from liftdesk.core.i18n import t
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.security import Principal
 
 
@@ -54,9 +56,6 @@ class _Index:
     """Route path (as declared, ``{id}`` included) → codes of the resources it belongs to."""
 
     def __init__(self) -> None:
-        from liftdesk.core.actions import SIGNED_IN
-        from liftdesk.core.registry import REGISTRY
-
         self.exact: dict[str, frozenset[str]] = {}
         self.prefixes: dict[str, set[str]] = {}
         for res in REGISTRY:

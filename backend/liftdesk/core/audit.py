@@ -35,6 +35,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.security import decode_token
 
 log = logging.getLogger("liftdesk.audit")
 
@@ -212,8 +214,6 @@ def _caller(scope: Scope) -> tuple[str | None, str | None]:
     principal = (scope.get("state") or {}).get("principal")
     if principal is not None:
         return principal.tenant_id, principal.account
-    from liftdesk.core.security import decode_token
-
     token = _header(scope, b"blade-auth") or ""
     if token.lower().startswith("bearer "):
         token = token[7:].strip()
@@ -291,8 +291,6 @@ def records(method: str, path: str, route_path: str | None, declared: Mapping[tu
 
 
 def _declared() -> dict[tuple[str, str], bool]:
-    from liftdesk.core.registry import REGISTRY
-
     return REGISTRY.reading_routes()
 
 

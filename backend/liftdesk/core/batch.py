@@ -5,23 +5,23 @@ to be cancelled, of one vehicle type to be authorised together). ``declare_batch
 the ids arrive as ``ids`` (``1,2,3`` in the query, or a list or text in a JSON body), every one of them must be a
 row the caller sees (tenant, data scope, the resource's own narrowing: otherwise 400 and nothing changes), every
 row must pass ``rule`` (otherwise 400 naming the rows that do not, and nothing changes), and only then ``apply``
-runs, once, with all the rows (and the app's state, for the services a change needs).
+runs, once, with all the rows (and the app's services, for what a change needs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from liftdesk.core import crud
+from liftdesk.core.context import Ctx
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import IdList, Schema, ids_documented
-
-if TYPE_CHECKING:
-    from liftdesk.core.crud import Ctx
-    from liftdesk.core.registry import Resource
+from liftdesk.core.services import Services
 
 #: The most rows one batch call takes.
 MAX_BATCH = 1_000
@@ -40,20 +40,18 @@ class IdsBody(Schema):
 
 
 Rule = Callable[[Any], bool]
-#: ``apply(ctx, rows, state)``: ``state`` is the app's state (the services a change may need); a batch declared
-#: with a ``body`` model of its own gets the validated body too: ``apply(ctx, rows, state, body)``.
+#: ``apply(ctx, rows, services)``: ``services`` are the app's (``core.services``: what a change may need); a batch
+#: declared with a ``body`` model of its own gets the validated body too: ``apply(ctx, rows, services, body)``.
 Apply = Callable[..., Awaitable[Any]]
 
 
 async def selected(ctx: Ctx, ids_text: str, field: str = "ids") -> list[Any]:
     """The rows of ``ids_text`` (the parameter ``field``) as the caller sees them (the resource's lists), in the
     order given; 400 if any is not. Every call that acts on a selection reads it here."""
-    from liftdesk.core import crud
-
     ids = list(dict.fromkeys(crud.parse_ids(ids_text, field)))
     if len(ids) > MAX_BATCH:
         raise ServiceError(t("too_many", field=field, limit=MAX_BATCH))
-    model = ctx.resource.model
+    model = ctx.resource.entity
     stmt = ctx.resource.hooks.filter(ctx, ctx.scope.select(model).where(model.id.in_(ids)))  # type: ignore[attr-defined]
     rows = {r.id: r for r in (await ctx.session.execute(stmt)).scalars().all()}
     if len(rows) != len(ids):
@@ -91,31 +89,31 @@ def declare_batch(
     and passes ``rule``. ``body``: a body model of the call's own (``IdsBody`` with more fields: an audit's
     decision and note), validated before any row is read and handed to ``apply`` (the ids come in the body)."""
 
-    async def run(ctx: Ctx, ids: str, state: Any, *more: Any) -> Any:
+    async def run(ctx: Ctx, ids: str, services: Services, *more: Any) -> Any:
         rows = await selected(ctx, ids)
         if rule is not None:
             check_rule(ctx, rows, rule, refusal, name_of)
-        return await apply(ctx, rows, state, *more)
+        return await apply(ctx, rows, services, *more)
 
     if body is not None:
         model = body
 
-        async def by_model(ctx: Ctx, body: Any, state: Any) -> Any:
-            return await run(ctx, body.ids, state, body)
+        async def by_model(ctx: Ctx, body: Any, services: Services) -> Any:
+            return await run(ctx, body.ids, services, body)
 
         handler: Any = by_model
         extra: dict[str, Any] = {"body": model}
     elif ids_in == "query":
 
-        async def by_query(ctx: Ctx, query: IdsQuery, state: Any) -> Any:
-            return await run(ctx, query.ids, state)
+        async def by_query(ctx: Ctx, query: IdsQuery, services: Services) -> Any:
+            return await run(ctx, query.ids, services)
 
         handler = by_query
         extra = {"query": IdsQuery}
     else:
 
-        async def by_body(ctx: Ctx, body: IdsBody, state: Any) -> Any:
-            return await run(ctx, body.ids, state)
+        async def by_body(ctx: Ctx, body: IdsBody, services: Services) -> Any:
+            return await run(ctx, body.ids, services)
 
         handler = by_body
         extra = {"body": IdsBody}

@@ -16,20 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field, create_model
 from sqlalchemy import delete, insert, select
 
+from liftdesk.core import crud
+from liftdesk.core.context import Ctx
 from liftdesk.core.db import Base, TenantMixin, lock_rows
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import Page, page_in, snake_to_camel
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import Id, Schema
-
-if TYPE_CHECKING:
-    from liftdesk.core.crud import Ctx
-    from liftdesk.core.registry import Resource
 
 Change = Callable[["Ctx", Any, Sequence[Any]], Awaitable[None]]
 #: ``rule(rows)``: an i18n message key when the selection may not be bound together, else None.
@@ -56,10 +55,9 @@ class Binding:
         return select(getattr(self.link, self.other_key)).where(getattr(self.link, self.owner_key) == owner_id)
 
 
-async def _owner(ctx: Ctx, ident: int) -> Any:
-    from liftdesk.core import crud
-
-    return await crud.get_scoped(ctx, ident)
+async def _owner(ctx: Ctx, b: Binding, ident: int) -> Any:
+    """The owner row as its own resource reads it (its scope and narrowing), whichever resource the call is of."""
+    return await crud.get_scoped(ctx.about(b.owner), ident)
 
 
 async def _others(ctx: Ctx, b: Binding, ids: Sequence[int]) -> list[Any]:
@@ -67,7 +65,7 @@ async def _others(ctx: Ctx, b: Binding, ids: Sequence[int]) -> list[Any]:
     wanted = list(dict.fromkeys(ids))
     if not wanted:
         raise ServiceError(t("field_required", field=b.others_param))
-    model = b.other.model
+    model = b.other.entity
     stmt = ctx.scope.select(model).where(model.id.in_(wanted))  # type: ignore[attr-defined]
     rows = {r.id: r for r in (await ctx.session.execute(stmt)).scalars().all()}  # type: ignore[attr-defined]
     if len(rows) != len(wanted):
@@ -77,23 +75,21 @@ async def _others(ctx: Ctx, b: Binding, ids: Sequence[int]) -> list[Any]:
 
 async def listed(ctx: Ctx, b: Binding, owner_id: int, q: Any, bound: bool) -> dict[str, Any]:
     """A page of the other resource's rows linked (``bound``) or not to the owner, with its own filters."""
-    from liftdesk.core import crud
-
-    await _owner(ctx, owner_id)
+    await _owner(ctx, b, owner_id)
     params = {k: v for k, v in ctx.params.items() if k != b.owner_param}
-    other = await crud.Ctx.build(ctx.session, ctx.principal, b.other, params)
+    other = await Ctx.build(ctx.session, ctx.principal, b.other, params)
     ids = ctx.scope.apply(b.linked(owner_id), b.link, data=False)
-    column = b.other.model.id  # type: ignore[attr-defined]
+    column = b.other.entity.id  # type: ignore[attr-defined]
     return await crud.page(other, q, where=[column.in_(ids) if bound else column.not_in(ids)])
 
 
 async def bind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) -> int:
-    owner = await _owner(ctx, owner_id)
+    owner = await _owner(ctx, b, owner_id)
     others = await _others(ctx, b, other_ids)
     if b.rule is not None and (refusal := b.rule(others)) is not None:
         raise ServiceError(t(refusal))
     if b.limit is not None:  # counted after any other change of this owner's links has committed
-        await lock_rows(ctx.session, b.owner.model, [owner_id])
+        await lock_rows(ctx.session, b.owner.entity, [owner_id])
     have = set((await ctx.session.execute(ctx.scope.apply(b.linked(owner_id), b.link, data=False))).scalars())
     new = [o for o in others if o.id not in have]
     if b.limit is not None and len(have) + len(new) > b.limit:
@@ -110,7 +106,7 @@ async def bind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) ->
 
 
 async def unbind(ctx: Ctx, b: Binding, owner_id: int, other_ids: Sequence[int]) -> int:
-    owner = await _owner(ctx, owner_id)
+    owner = await _owner(ctx, b, owner_id)
     others = await _others(ctx, b, other_ids)
     have = set((await ctx.session.execute(ctx.scope.apply(b.linked(owner_id), b.link, data=False))).scalars())
     gone = [o for o in others if o.id in have]
@@ -168,10 +164,13 @@ def declare_binding(
     noun: str,
     permission: str = "edit",
     name: str = "",
+    on: Resource | None = None,
 ) -> None:
-    """Declare the four actions of a binding on its owner resource (paths absolute or under the owner's prefix).
-    ``name`` prefixes the actions' names (default ``<owner>_<other>``): a binding the specification serves at two
-    generations of paths is declared twice, the second time under a name of its own."""
+    """Declare the four actions of a binding on its owner resource, or on the subject ``on`` (the authorization of
+    drivers on vehicles is a subject of its own, not one more call of the vehicles); paths absolute or under the
+    declaring resource's prefix. ``name`` prefixes the actions' names (default ``<owner>_<other>``): a binding the
+    specification serves at two generations of paths is declared twice, the second time under a name of its
+    own."""
     owner_field = _snake(b.owner_param)
     others_field = _snake(b.others_param)
     listing, change = _models(b)
@@ -196,8 +195,9 @@ def declare_binding(
         (unbind_rows, "unbind"),
     ):
         fn.__name__ = f"{base}_{suffix}"
-    answer = Page[b.other.schema_out]  # type: ignore[name-defined]
-    b.owner.action(
+    answer = Page[b.other.output]  # type: ignore[name-defined]
+    subject = on or b.owner
+    subject.action(
         "GET",
         bound,
         summary=f"{noun}: the rows bound, paged, with their filters",
@@ -205,7 +205,7 @@ def declare_binding(
         query=listing,
         answer=answer,
     )(bound_rows)
-    b.owner.action(
+    subject.action(
         "GET",
         unbound,
         summary=f"{noun}: the rows not bound, paged, with their filters",
@@ -213,7 +213,7 @@ def declare_binding(
         query=listing,
         answer=answer,
     )(unbound_rows)
-    b.owner.action(
+    subject.action(
         "POST",
         bind_path,
         summary=f"{noun}: bind rows (all or none); answers how many links were added"
@@ -225,7 +225,7 @@ def declare_binding(
         # the most rows bound to one owner, in the document and the manifest (the bind page says it before saving)
         openapi={LIMIT: b.limit} if b.limit is not None else None,
     )(bind_rows)
-    b.owner.action(
+    subject.action(
         "POST",
         unbind_path,
         summary=f"{noun}: unbind rows; answers how many links were removed",

@@ -5,22 +5,21 @@ Hand-written endpoints reuse these (and ``Ctx``) so that scoping, stamping and v
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
+from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, GetJsonSchemaHandler, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy import Select, and_, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import flag_modified
 
-from liftdesk.core.access import access
+from liftdesk.core.context import Ctx
 from liftdesk.core.db import Base, SoftDeleteMixin, TreeMixin, lock_rows, table_columns
-from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
+from liftdesk.core.envelope import NotFound, ServiceError, validation_message
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import id_of
 from liftdesk.core.paging import (
@@ -31,74 +30,8 @@ from liftdesk.core.paging import (
     paginate,
     snake_to_camel,
 )
-from liftdesk.core.registry import OPEN, Resource
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import Id, Schema
-from liftdesk.core.scope import Scope
-from liftdesk.core.security import Principal
-
-
-@dataclass
-class Ctx:
-    """What one request works with: its session, its caller and the scope every query goes through."""
-
-    session: AsyncSession
-    principal: Principal
-    scope: Scope
-    resource: Resource
-    params: Mapping[str, str] = field(default_factory=dict)
-    _codes: set[str] | None = None
-    # Bus messages to publish once the transaction has committed (cache invalidation, live updates).
-    outbox: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    # Work to do once the transaction has committed, given the app's state (``request.app.state``: the command
-    # service and friends), e.g. queue terminal commands for what was saved. Outside a request nothing runs them.
-    after_commit: list[Callable[[Any], Awaitable[None]]] = field(default_factory=list)
-
-    @classmethod
-    async def build(
-        cls, session: AsyncSession, principal: Principal, resource: Resource, params: Mapping[str, str] | None = None
-    ) -> Ctx:
-        params = params or {}
-        tenant = params.get("tenantId") if resource.is_tenant else None
-        scope = await Scope.of(session, principal, resource.code, tenant_id=tenant)
-        return cls(session=session, principal=principal, scope=scope, resource=resource, params=params)
-
-    async def granted_codes(self) -> set[str]:
-        if self._codes is None:
-            self._codes = await access().granted_codes(self.session, self.principal.role_ids)
-        return self._codes
-
-    async def require(self, action: str | tuple[str, ...]) -> None:
-        """``action`` is add / edit / delete / view, ``*`` (every signed-in user) or a button code of its own;
-        administrators pass, other roles need the button code to write and one of the resource's menus
-        (``Resource.reading_menus``) to read. A tuple names alternatives: any one of them suffices, and a caller
-        holding none gets the refusal of the last."""
-        if isinstance(action, tuple):
-            for alternative in action[:-1]:
-                try:
-                    await self.require(alternative)
-                except Forbidden:
-                    continue
-                return
-            action = action[-1]
-        res, me = self.resource, self.principal
-        if action == "*":
-            return
-        roles = res.read_roles if action == "view" else res.write_roles
-        if roles is not None and not any(me.has_role(r) for r in roles):
-            raise Forbidden(t("forbidden"), 403)
-        # Tenant administrators (role alias ``admin``) act on everything their tenant owns, as BladeX's
-        # HAS_ROLE_ADMIN guard lets them; other roles need the button code granted through their menus.
-        if me.is_admin:
-            return
-        if action == "view":
-            menus = res.reading_menus
-            if menus == OPEN or set(menus) & await self.granted_codes():
-                return
-            raise Forbidden(t("forbidden"), 403)
-        code = f"{res.code}_{action}" if action in ("add", "edit", "delete") else action
-        if code not in await self.granted_codes():
-            raise Forbidden(t("forbidden"), 403)
-
 
 SubmitMode = Literal["submit", "create", "update"]
 
@@ -169,7 +102,7 @@ def tree_schema(schema: type[Schema]) -> type[Schema]:
 
 
 def serialise(res: Resource, rows: Iterable[Base]) -> list[dict[str, Any]]:
-    out = res.schema_out
+    out = res.output
     return [out.model_validate(r).model_dump(by_alias=False) for r in rows]
 
 
@@ -179,21 +112,21 @@ async def _finish(ctx: Ctx, rows: Sequence[Base]) -> list[dict[str, Any]]:
 
 def _base_stmt(ctx: Ctx) -> Select[Any]:
     res = ctx.resource
-    cols = table_columns(res.model)
-    stmt = ctx.scope.select(res.model).where(*filter_clauses(cols, ctx.params, res.filterable))
+    cols = table_columns(res.entity)
+    stmt = ctx.scope.select(res.entity).where(*filter_clauses(cols, ctx.params, res.filterable))
     return res.hooks.filter(ctx, stmt)  # type: ignore[no-any-return]
 
 
 def _ordered(ctx: Ctx, stmt: Select[Any], q: PageQuery) -> Select[Any]:
     res = ctx.resource
-    cols = {k: v for k, v in table_columns(res.model).items() if k in res.filterable}
+    cols = {k: v for k, v in table_columns(res.entity).items() if k in res.filterable}
     order = order_clauses(cols, q)
     if not order:
         for name in res.default_order or (("sort",) if "sort" in res.columns else ("id",)):
             desc = name.startswith("-")
-            col = getattr(res.model, name.lstrip("-"))
+            col = getattr(res.entity, name.lstrip("-"))
             order.append(col.desc() if desc else col.asc())
-        order.append(res.model.id.asc())  # type: ignore[attr-defined]
+        order.append(res.entity.id.asc())  # type: ignore[attr-defined]
     return stmt.order_by(*order)
 
 
@@ -247,7 +180,7 @@ async def tree_nodes(ctx: Ctx) -> list[dict[str, Any]]:
 
 async def lazy_nodes(ctx: Ctx, parent_id: int) -> list[dict[str, Any]]:
     await ctx.require("view")
-    model = ctx.resource.model
+    model = ctx.resource.entity
     assert issubclass(model, TreeMixin)
     rows = (
         (
@@ -271,7 +204,7 @@ async def lazy_nodes(ctx: Ctx, parent_id: int) -> list[dict[str, Any]]:
 
 async def get_scoped(ctx: Ctx, ident: int) -> Base:
     """One row by id, as the lists see it: the scope and the resource's own narrowing (``Hooks.filter``)."""
-    model = ctx.resource.model
+    model = ctx.resource.entity
     stmt = ctx.resource.hooks.filter(ctx, ctx.scope.select(model).where(model.id == ident))  # type: ignore[attr-defined]
     obj: Base | None = (await ctx.session.execute(stmt)).scalar_one_or_none()
     if obj is None:
@@ -286,7 +219,7 @@ async def detail(ctx: Ctx, ident: int) -> dict[str, Any]:
 
 def _validate_create(res: Resource, data: dict[str, Any]) -> dict[str, Any]:
     try:
-        checked = res.schema_in.model_validate(data)
+        checked = res.input.model_validate(data)
     except ValidationError as exc:
         raise ServiceError(validation_text(exc)) from exc
     return checked.model_dump(exclude_unset=False, by_alias=False, exclude={"id"})
@@ -297,7 +230,7 @@ def _validate_update(res: Resource, obj: Base, raw: dict[str, Any]) -> dict[str,
     the create schema (required fields cannot be emptied, ranges, lengths, patterns and validators hold). Only
     problems of the fields the caller sent are the caller's: a stored value that no longer passes (an older rule)
     does not block changing another field. Nothing is written when this refuses."""
-    schema = res.schema_in
+    schema = res.input
     current = {name: getattr(obj, name) for name in schema.model_fields if name != "id" and hasattr(obj, name)}
     sent = set(raw)
     try:
@@ -315,10 +248,6 @@ def validation_text(exc: ValidationError) -> str:
 
 
 def errors_text(errors: Sequence[Any]) -> str:
-    from fastapi.exceptions import RequestValidationError
-
-    from liftdesk.core.envelope import validation_message
-
     named = [{**e, "loc": tuple(snake_to_camel(str(p)) for p in e["loc"])} for e in errors]
     return validation_message(RequestValidationError(named))
 
@@ -330,17 +259,17 @@ async def _check_unique(ctx: Ctx, obj: Base, ident: int | None) -> None:
         if any(v is None or v == "" for v in values):
             continue
         # Unique in the tenant, whatever part of it the caller's data scope shows (``data=False``).
-        stmt = ctx.scope.select(res.model, data=False).where(
-            *(getattr(res.model, c) == v for c, v in zip(cols, values, strict=True))
+        stmt = ctx.scope.select(res.entity, data=False).where(
+            *(getattr(res.entity, c) == v for c, v in zip(cols, values, strict=True))
         )
         if ident is not None:
-            stmt = stmt.where(res.model.id != ident)  # type: ignore[attr-defined]
+            stmt = stmt.where(res.entity.id != ident)  # type: ignore[attr-defined]
         if (await ctx.session.execute(stmt.limit(1))).first() is not None:
             raise ServiceError(t("duplicate", field=snake_to_camel(cols[-1]), value=values[-1]))
 
 
 async def _check_parent(ctx: Ctx, obj: Base, ident: int | None) -> None:
-    model = ctx.resource.model
+    model = ctx.resource.entity
     if not isinstance(obj, TreeMixin):
         return
     parent_id = obj.parent_id or 0
@@ -382,7 +311,7 @@ async def submit(ctx: Ctx, body: BaseModel, mode: str = "submit") -> dict[str, A
     await ctx.require("add" if creating else "edit")
     if creating:
         data = _validate_create(res, raw)
-        obj = res.model()
+        obj = res.entity()
         ctx.scope.stamp(obj, creating=True)
     else:
         obj = await get_scoped(ctx, ident)
@@ -428,7 +357,7 @@ def parse_ids(ids: str | list[Any] | None, field: str = "ids", *, required: bool
 async def remove(ctx: Ctx, ids: list[int]) -> bool:
     await ctx.require("delete")
     res = ctx.resource
-    model = res.model
+    model = res.entity
     rows = list((await ctx.session.execute(ctx.scope.select(model).where(model.id.in_(ids)))).scalars().all())  # type: ignore[attr-defined]
     if len(rows) != len(set(ids)):
         raise NotFound(t("not_found"))

@@ -28,6 +28,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "field_too_short": ("{field} 长度不能少于 {limit}", "{field} must be at least {limit} characters"),
     "field_range": ("{field} 超出允许范围", "{field} is out of range"),
     "duplicate": ("{field} 已存在: {value}", "{field} already exists: {value}"),
+    # data rules (core.scope): a rule that could never admit a row is refused
+    "rule_no_model": (
+        "resourceCode {value} 不是有数据表的资源, 无法设置数据权限 (请在其读取的资源上设置, 如 vehicle)",
+        "resourceCode {value} is no resource with a table of its own: set the data rule on the resource it reads "
+        "(such as vehicle)",
+    ),
+    "rule_no_column": (
+        "scopeColumn {value} 不是资源 {code} 的字段",
+        "scopeColumn {value} is not a column of the resource {code}",
+    ),
     # code generation (system/codegen)
     "codegen_reserved": ("{name} 是保留名称, 请换一个", "{name} is a reserved name, choose another"),
     "codegen_column_twice": ("字段列名重复: {name}", "The column {name} is given twice"),

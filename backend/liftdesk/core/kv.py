@@ -78,6 +78,17 @@ class KV:
         ).returning(table.c.key)
         return (await self.session.execute(stmt)).first() is not None
 
+    async def take(self, key: str) -> str | None:
+        """The live value of ``key``, removed in the same statement (DELETE ... RETURNING): of many parallel takes
+        of one key exactly one gets the value (a single-use ticket)."""
+        stmt = (
+            delete(KeyValue)
+            .where(KeyValue.key == key, KeyValue.expire_at > utcnow())
+            .returning(KeyValue.value)
+            .execution_options(synchronize_session=False)
+        )
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
     async def get_many(self, *keys: str) -> dict[str, str]:
         """The live values of several keys in one query."""
         rows = await self.session.execute(

@@ -15,11 +15,12 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from liftdesk.core.actions import describe_permission
 from liftdesk.core.binding import LIMIT
 from liftdesk.core.ids import ID_PATTERN, ID_RE
 from liftdesk.core.paging import snake_to_camel
-from liftdesk.core.registry import REGISTRY, Resource
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.resource import Resource
+from liftdesk.core.router import describe_permission
 from liftdesk.core.schemas import trimmed_pattern
 
 EXTENSION = "x-liftdesk-resources"
@@ -50,9 +51,9 @@ def _implied(kind: str, option: dict[str, Any]) -> bool:
 
 
 def fields_of(res: Resource) -> dict[str, dict[str, Any]]:
-    schema = res.schema_in.model_json_schema(by_alias=True)
+    schema = res.input.model_json_schema(by_alias=True)
     # Required by the schema itself (what a form always needs), not by what the document adds for creating only.
-    fields = res.schema_in.model_fields
+    fields = res.input.model_fields
     required = {info.alias or name for name, info in fields.items() if info.is_required()}
     takes_none = {info.alias or name for name, info in fields.items() if type(None) in get_args(info.annotation)}
     out: dict[str, dict[str, Any]] = {}
@@ -99,9 +100,11 @@ def resource_manifest(res: Resource) -> dict[str, Any]:
         "tree": res.is_tree,
         "label": snake_to_camel(res.label),
         "viewMenus": list(res.reading_menus),
+        # a subject without a model of its own: the table whose rows (and data rule) it reads
+        **({"scopeVia": res.scope_via.__tablename__} if res.scope_via is not None else {}),
         "operations": ops,
         "actions": actions,
-        "fields": fields_of(res),
+        "fields": fields_of(res) if res.schema_in is not None else {},
         "filters": sorted(snake_to_camel(c) for c in res.filterable),
     }
 

@@ -19,7 +19,7 @@ from sqlalchemy import ColumnElement, DateTime, Integer, Numeric, Select, func, 
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.sqltypes import BigInteger, Boolean, Float, SmallInteger
 
-from liftdesk.core.envelope import ServiceError
+from liftdesk.core.envelope import R, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import Schema, _to_time
 
@@ -200,8 +200,6 @@ def page_body(records: list[Any], total: int, pages: int, q: PageQuery) -> dict[
 
 def r_page_of(model: Any) -> Any:
     """``R[Page[model]]`` for a schema built at run time."""
-    from liftdesk.core.envelope import R
-
     return R[Page[model]]
 
 

@@ -1,172 +1,38 @@
-"""Resource declarations. One ``Resource`` per entity; ``core.router`` turns each into the spec's routes.
+"""The registry: every resource of the app and the calls declared on them, built once, explicitly, at start-up.
 
-The registry is a dict frozen after start-up: nothing registers a resource while requests are being served.
+Each context declares what it brings in one ``Context`` value (``liftdesk/<context>/context.py``): its resources, the
+handlers of other contexts' domain events it subscribes to, the ports it implements, and (the system context) the
+access port. ``liftdesk.app.build_registry`` passes the contexts, in order, to :func:`build`, which checks the
+declarations, installs the event handlers, ports and access, and freezes the result. Nothing registers itself by
+being imported, and nothing changes after the build.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
-
-from liftdesk.core.actions import Action, ActionKind, Permission
-from liftdesk.core.db import Base, TenantMixin, TreeMixin, column_names
-from liftdesk.core.schemas import Schema
-
-if TYPE_CHECKING:
-    from liftdesk.core.crud import Ctx
-
-F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
-OpKind = Literal["page", "list", "detail", "submit", "remove", "tree", "lazy_tree", "select", "create", "update"]
-
-#: ``Resource.view_menus`` of a resource every signed-in user may read.
-OPEN: tuple[str, ...] = ("*",)
-
-CRUD_OPS: Mapping[str, OpKind] = {"list": "page", "detail": "detail", "submit": "submit", "remove": "remove"}
-TREE_OPS: Mapping[str, OpKind] = {
-    "list": "list",
-    "tree": "tree",
-    "lazy-tree": "lazy_tree",
-    "detail": "detail",
-    "submit": "submit",
-    "remove": "remove",
-}
-SECRET_COLUMNS = frozenset({"password", "client_secret", "secret_key", "access_key"})
-WRITE_KINDS: frozenset[OpKind] = frozenset({"submit", "create", "update", "remove"})
-READ_KINDS: frozenset[OpKind] = frozenset({"page", "list", "detail", "tree", "lazy_tree", "select"})
-
-
-class Hooks:
-    """Business rules of one resource; override what the entity needs. Rules live here, never in routes."""
-
-    async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
-        """Validate and adjust a row before it is flushed (raise ServiceError to refuse)."""
-
-    async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
-        """Write what depends on the saved row (link tables, caches)."""
-
-    async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
-        """Refuse or prepare a removal."""
-
-    def filter(self, ctx: Ctx, stmt: Any) -> Any:
-        """Narrow list queries with the resource's own filters (after the scope and the generic filters)."""
-        return stmt
-
-    async def enrich(self, ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Add view fields (names of referenced rows, dictionary labels) to serialised rows."""
-        return rows
+from liftdesk.core import access as access_port
+from liftdesk.core import events
+from liftdesk.core.db import Base, table_columns
+from liftdesk.core.resource import DECLARED, READ_KINDS, Action, Resource
 
 
 @dataclass(frozen=True)
-class Resource:
+class Context:
+    """What one context brings to the app (see the module's text)."""
+
     name: str
-    model: type[Base]
-    prefix: str
-    schema_in: type[Schema]
-    schema_out: type[Schema]
-    code: str
-    ops: Mapping[str, OpKind] = field(default_factory=lambda: dict(CRUD_OPS))
-    label: str = "name"
-    unique: tuple[tuple[str, ...], ...] = ()
-    read_roles: tuple[str, ...] | None = None
-    write_roles: tuple[str, ...] | None = None
-    hooks: Hooks = field(default_factory=Hooks)
-    default_order: tuple[str, ...] = ()
-    tag: str = ""
-    # Tree resources keep ``ancestors`` (comma path of parent ids) current when set.
-    ancestors: bool = False
-    # Name of the id query parameter of ``detail`` besides ``id`` (the spec's ``getCarInfo?carId=``).
-    id_param: str = "id"
-    # Name of the parent query parameter of ``lazy_tree`` besides ``parentId`` (``region/lazy-tree?parentCode=``).
-    parent_param: str = "parentId"
-    # Read operations (by path) the spec serves with POST: their JSON body's keys are merged over the query
-    # parameters (paging, sorting and filters alike), e.g. ``POST getElectronicFence {"current": 1, "name": "x"}``.
-    post_ops: frozenset[str] = frozenset()
-    # Menus (by code) whose grant lets a role read this resource; empty: the menu named like ``code``. ``OPEN``:
-    # every signed-in user of the tenant reads it (labels and pickers every page needs, e.g. dictionaries).
-    view_menus: tuple[str, ...] = ()
-
-    @property
-    def reading_menus(self) -> tuple[str, ...]:
-        return self.view_menus or (self.code,)
-
-    @property
-    def is_tree(self) -> bool:
-        return issubclass(self.model, TreeMixin)
-
-    @property
-    def is_tenant(self) -> bool:
-        return issubclass(self.model, TenantMixin)
-
-    @property
-    def columns(self) -> set[str]:
-        return column_names(self.model)
-
-    @property
-    def filterable(self) -> set[str]:
-        return self.columns - SECRET_COLUMNS
-
-    def path(self, op: str) -> str:
-        return f"{self.prefix}/{op}"
-
-    def action(
-        self,
-        method: Literal["GET", "POST", "DELETE"],
-        path: str,
-        *,
-        summary: str,
-        permission: Permission = "view",
-        kind: ActionKind = "action",
-        query: type[BaseModel] | None = None,
-        body: type[BaseModel] | None = None,
-        answer: Any = Any,
-        tag: str = "",
-        raw: bool = False,
-        message: str = "",
-        openapi: Mapping[str, Any] | None = None,
-        body_params: bool = False,
-        form: bool = False,
-        reads: bool | None = None,
-    ) -> Callable[[F], F]:
-        """Declare a call of this resource beyond its generated operations (see ``core.actions``). ``path`` is
-        absolute (``/api/...``) or relative to the resource's prefix. ``body_params``: the body's extra keys are
-        parameters too (paging, filters, the platform administrator's ``tenantId``), merged over the query as the
-        generated POST lists take them, and the request's ``Ctx`` is built from both. ``form``: the body model is
-        read from an ``application/x-www-form-urlencoded`` form instead of JSON. ``reads``: the call changes nothing
-        (True) or changes something (False) whatever its kind says (``Action.only_reads``; the API log goes by it)."""
-
-        def declare(fn: F) -> F:
-            full = path if path.startswith("/") else self.path(path)
-            REGISTRY.add_action(
-                Action(
-                    resource=self,
-                    method=method,
-                    path=full,
-                    handler=fn,
-                    permission=permission,
-                    summary=summary,
-                    kind=kind,
-                    query=query,
-                    body=body,
-                    answer=answer,
-                    tag=tag,
-                    raw=raw,
-                    message=message,
-                    openapi=openapi,
-                    body_params=body_params,
-                    form=form,
-                    reads=reads,
-                )
-            )
-            return fn
-
-        return declare
-
-    def method(self, op: str) -> str:
-        """The HTTP method of an operation (by path)."""
-        return "POST" if self.ops[op] in WRITE_KINDS or op in self.post_ops else "GET"
+    resources: Sequence[Resource] = ()
+    #: Handlers of domain events (``core.events``), in the order they run.
+    subscriptions: Sequence[events.Subscription[Any]] = ()
+    #: Implementations of ports other contexts declare (``core.events.Port``), in the order they run.
+    provides: Sequence[events.Provision[Any]] = ()
+    #: The access port (who may do what), implemented by the context that owns roles and menus.
+    access: access_port.Access | None = None
+    #: Data rules the context seeds, as (resource code, column): checked like every grantable rule.
+    rules: Sequence[tuple[str, str]] = field(default_factory=tuple)
 
 
 class Registry:
@@ -184,17 +50,38 @@ class Registry:
         wrong = {op for op in resource.post_ops if resource.ops.get(op) not in READ_KINDS}
         if wrong:
             raise RuntimeError(f"{resource.name}: post_ops must name read operations, not {sorted(wrong)}")
-        code = self._codes.get(resource.model)
-        if code is not None and code != resource.code:
-            # A model's data rule is its resource's (``core.scope``): one model, one resource code.
-            raise RuntimeError(f"{resource.model.__name__} belongs to resources coded {code} and {resource.code}")
+        if resource.model is not None:
+            code = self._codes.get(resource.model)
+            if code is not None and code != resource.code:
+                # A model's data rule is its resource's (``core.scope``): one model, one resource code.
+                raise RuntimeError(f"{resource.model.__name__} belongs to resources coded {code} and {resource.code}")
+            self._codes[resource.model] = resource.code
         self._items[resource.name] = resource
-        self._codes[resource.model] = resource.code
+        for action in resource.declared:
+            self.add_action(action)
         return resource
 
     def code_of(self, model: type[Base]) -> str | None:
         """The resource code whose data rule reads ``model`` (None: a model of no resource)."""
         return self._codes.get(model)
+
+    def model_of(self, code: str) -> type[Base] | None:
+        """The model whose rows a data rule of resource ``code`` narrows (None: no resource with a model has it)."""
+        for model, owner in self._codes.items():
+            if owner == code:
+                return model
+        return None
+
+    def rule_problem(self, code: str, column: str | None) -> str | None:
+        """Why a data rule on resource ``code`` and ``column`` could never admit a row (None: it can): no resource
+        with a model of its own has that code (a subject is scoped through the model it reads), or the model has no
+        such column. Such a rule admits no row (``core.scope``); the data scope form refuses it."""
+        model = self.model_of(code)
+        if model is None:
+            return "no_model"
+        if (column or "create_dept") not in table_columns(model):
+            return "no_column"
+        return None
 
     def add_action(self, action: Action) -> None:
         if self._frozen:
@@ -208,6 +95,7 @@ class Registry:
 
     @property
     def actions(self) -> list[Action]:
+        """The declared actions (not the generated operations)."""
         return list(self._actions)
 
     def reading_routes(self) -> dict[tuple[str, str], bool]:
@@ -227,9 +115,6 @@ class Registry:
         return self._frozen
 
     def freeze(self) -> None:
-        missing = {a.resource.name for a in self._actions} - set(self._items)
-        if missing:
-            raise RuntimeError(f"actions declared on unregistered resources: {sorted(missing)}")
         for action in self._actions:
             action.check()
         self._frozen = True
@@ -240,8 +125,54 @@ class Registry:
     def __getitem__(self, name: str) -> Resource:
         return self._items[name]
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
     def __len__(self) -> int:
         return len(self._items)
 
 
+#: The app's registry: empty until :func:`build` fills and freezes it (once per process).
 REGISTRY = Registry()
+
+
+def build(contexts: Iterable[Context]) -> Registry:
+    """Fill :data:`REGISTRY` with the contexts' resources and install their event handlers, ports and access port,
+    then freeze it. Building again with the same contexts is a no-op (a test module and the app may both ask);
+    with others it is an error."""
+    contexts = tuple(contexts)
+    names = tuple(c.name for c in contexts)
+    if REGISTRY.frozen:
+        if names != _built:
+            raise RuntimeError(f"the registry was built from {_built}, not {names}")
+        return REGISTRY
+    provided = [c.access for c in contexts if c.access is not None]
+    if len(provided) != 1:
+        raise RuntimeError(f"exactly one context implements the access port ({len(provided)} do)")
+    for context in contexts:
+        for resource in context.resources:
+            REGISTRY.register(resource)
+    unlisted = [r.name for r in DECLARED if r.name not in REGISTRY or REGISTRY[r.name] is not r]
+    if unlisted:
+        raise RuntimeError(f"resources declared but listed by no context: {unlisted}")
+    REGISTRY.freeze()
+    events.install(
+        [s for c in contexts for s in c.subscriptions],
+        [p for c in contexts for p in c.provides],
+    )
+    access_port.install(provided[0])
+    for context in contexts:
+        for code, column in context.rules:
+            problem = REGISTRY.rule_problem(code, column)
+            if problem is not None:
+                raise RuntimeError(f"{context.name}: seeded data rule on {code}.{column}: {problem}")
+    _set_built(names)
+    return REGISTRY
+
+
+_built: tuple[str, ...] = ()
+
+
+def _set_built(names: tuple[str, ...]) -> None:
+    global _built
+    _built = names

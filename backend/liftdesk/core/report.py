@@ -22,22 +22,20 @@ import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi.responses import Response
 from pydantic import BaseModel, BeforeValidator, Field, PlainSerializer, WithJsonSchema, create_model
 from pydantic_core import PydanticCustomError
 from sqlalchemy import ColumnElement, Select
 
+from liftdesk.core.context import Ctx
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import MAX_PAGE, MAX_SIZE, PageQuery
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import _MONTH_DAY, _YEAR, Id, Schema, tenant_zone
 from liftdesk.core.transfer import MAX_EXPORT, Column, workbook, xlsx_response
-
-if TYPE_CHECKING:
-    from liftdesk.core.crud import Ctx
-    from liftdesk.core.registry import Resource
 
 #: The default span of a report's range when it names none: the last seven days, today included.
 DEFAULT_DAYS = 7

@@ -10,6 +10,8 @@ the ``dept`` resource, ``scope.select(Vehicle)`` the one of ``vehicle``, whateve
 rule for the caller, gets tenant and soft delete only. The caller's rules, for every resource code, are read once
 per scope (one query) when it is built.
 
+A rule that cannot be evaluated (its column is not one of the model's) admits no row.
+
 Data scope types (dict ``data_scope_type``): 1 all, 2 own rows (``create_user``), 3 own organisation,
 4 own organisation and its descendants, 5 custom. BladeX's type 5 is a raw SQL fragment; ours is a list of
 organisation ids in ``scope_value`` (comma separated), so that no SQL ever comes from a table a tenant can edit.
@@ -130,12 +132,17 @@ class Scope:
         return self._data_clause(rule, value)
 
     def _data_clause(self, rule: DataRule, column: Callable[[str], Any]) -> ColumnElement[bool]:
-        col = column(rule.column)
-        if col is None:
+        if rule.scope_type == 1:
             return true()
         if rule.scope_type == 2:
             own = column("create_user")
             return own == self.principal.user_id if own is not None else false()
+        col = column(rule.column)
+        if col is None:
+            # A rule on a column the model lacks cannot say which rows it admits: it admits none (fail closed). The
+            # data scope form refuses such a rule and the start-up check reports stored ones
+            # (``Registry.rule_problem``).
+            return false()
         if rule.scope_type == 3:
             return col.in_(self.dept_ids) if self.dept_ids else false()
         if rule.scope_type == 4:
@@ -145,7 +152,7 @@ class Scope:
         if rule.scope_type == 5:
             ids = set(ids_of(rule.value))
             return col.in_(ids) if ids else false()
-        return true()
+        return false()  # a type this code does not know admits nothing
 
     def in_branch(self, column: Any, org_id: int | None) -> list[ColumnElement[bool]]:
         """The organisation filter: ``column`` (an organisation id column) is the organisation ``org_id`` or one

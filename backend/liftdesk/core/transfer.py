@@ -24,21 +24,21 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from fastapi import UploadFile
 from fastapi.responses import Response
 from pydantic import Field, ValidationError
 
+from liftdesk.core import crud
+from liftdesk.core.context import Ctx
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import current_language, t
 from liftdesk.core.kv import KV
 from liftdesk.core.paging import PageQuery, snake_to_camel
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import Schema, format_time
-
-if TYPE_CHECKING:
-    from liftdesk.core.crud import Ctx
-    from liftdesk.core.registry import Resource
+from liftdesk.core.services import Services
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 XLS = "application/vnd.ms-excel"
@@ -225,7 +225,7 @@ async def _find(ctx: Ctx, key: Sequence[str], values: dict[str, Any]) -> int | N
     wanted = {k: values.get(snake_to_camel(k)) for k in key}
     if any(v in (None, "") for v in wanted.values()):
         return None
-    stmt = ctx.scope.select(res.model).where(*(getattr(res.model, k) == v for k, v in wanted.items()))
+    stmt = ctx.scope.select(res.entity).where(*(getattr(res.entity, k) == v for k, v in wanted.items()))
     row = (await ctx.session.execute(stmt.limit(1))).scalar_one_or_none()
     return getattr(row, "id", None)
 
@@ -241,9 +241,7 @@ async def import_rows(
 ) -> None:
     """Save the rows one by one as ``submit`` would (each in its own transaction; through the plan, if any),
     filling ``report``; with ``kv`` the report is stored after every 50 rows, for the progress call."""
-    from liftdesk.core import crud
-
-    body_model = crud.update_schema(ctx.resource.schema_in)
+    body_model = crud.update_schema(ctx.resource.input)
     plan = await plan_of(ctx) if plan_of is not None else None
     for number, given in rows:
         try:
@@ -288,7 +286,7 @@ async def _store(kv: KV, ctx: Ctx, report: ImportReport) -> None:
 
 async def start_import(
     ctx: Ctx,
-    state: Any,
+    services: Services,
     key: Sequence[str],
     columns: Sequence[Column],
     upload: UploadFile,
@@ -304,7 +302,7 @@ async def start_import(
         await import_rows(ctx, key, rows, covered, report, None, plan_of)
         return report
     # A large file: answer at once and go on in the background with a session of its own.
-    db = state.db
+    db = services.db
     await _store(KV(ctx.session), ctx, report)
 
     async def run() -> None:
@@ -337,8 +335,6 @@ async def import_progress(ctx: Ctx, job_id: str) -> ImportReport:
 
 async def export_rows(ctx: Ctx) -> list[dict[str, Any]]:
     """The resource's list as its page call gives it (filters, scope, order, view fields), at most MAX_EXPORT."""
-    from liftdesk.core import crud
-
     return await crud.all_rows(ctx, PageQuery(current=1, size=MAX_EXPORT, ascs="", descs=""), limit=MAX_EXPORT)
 
 
@@ -367,8 +363,8 @@ def declare_importer(
     """The import call, its template and its progress (see the module's text); ``plan_of``: the rows go through
     its plan (:class:`ImportPlan`)."""
 
-    async def import_rows_of(ctx: Ctx, query: CoverQuery, upload: UploadFile, state: Any) -> ImportReport:
-        return await start_import(ctx, state, key, columns, upload, bool(query.is_covered), plan_of)
+    async def import_rows_of(ctx: Ctx, query: CoverQuery, upload: UploadFile, services: Services) -> ImportReport:
+        return await start_import(ctx, services, key, columns, upload, bool(query.is_covered), plan_of)
 
     async def template(ctx: Ctx) -> Response:
         return xlsx_response(workbook(columns, []), f"{filename}-template")

@@ -3,7 +3,7 @@ the blacklist and applications.
 
 Whatever changes the cards a vehicle must accept (an authorization added or removed, a card added, bound, unbound or
 deleted, a licence's validity, the blacklist, a driver removed or unbound from its organisation) emits
-``fleet.service.DRIVER_CARDS_CHANGED`` with the vehicles concerned, in the request's transaction; telemetry
+``fleet.events.DriverCardsChanged`` with the vehicles concerned, in the request's transaction; telemetry
 subscribes and sends each vehicle's card list to its terminal once committed.
 
 Cards are not a resource of their own: they are read and written through their driver (the driver resource's scope
@@ -22,23 +22,19 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import IntegrityError
 
-from liftdesk.core.crud import Ctx
+from liftdesk.core.context import Ctx
 from liftdesk.core.db import lock_rows, utcnow
 from liftdesk.core.envelope import ServiceError
-from liftdesk.core.events import emit, on
+from liftdesk.core.events import emit
 from liftdesk.core.i18n import current_language, t
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.core.schemas import tenant_zone
 from liftdesk.core.scope import organisation_branch
 from liftdesk.core.security import hash_password, md5_hex
 from liftdesk.fleet.driver_schemas import MASK
+from liftdesk.fleet.events import DriverCardsChanged, VehiclesRemoving
 from liftdesk.fleet.models import Driver, DriverApply, DriverCar, DriverCard, Vehicle
-from liftdesk.fleet.service import (
-    DRIVER_CARDS_CHANGED,
-    VEHICLE_REMOVING,
-    organisation_names,
-    place_in_organisation,
-)
+from liftdesk.fleet.service import organisation_names, place_in_organisation
 from liftdesk.system.api.users import check_mobile
 
 #: The most vehicles one driver is authorized for (spec 001 §9).
@@ -110,13 +106,12 @@ async def cards_changed(ctx: Ctx, *, drivers: Collection[int] = (), vehicles: It
     """Tell the listeners which vehicles' card lists changed (those of ``drivers`` and ``vehicles``)."""
     ids = set(vehicles) | await authorized_vehicles(ctx, drivers)
     if ids:
-        await emit(ctx, DRIVER_CARDS_CHANGED, vehicle_ids=sorted(ids))
+        await emit(ctx, DriverCardsChanged(vehicle_ids=sorted(ids)))
 
 
-@on(VEHICLE_REMOVING)
-async def _vehicle_removing(ctx: Ctx, vehicles: Sequence[Any]) -> None:
+async def vehicle_removing(ctx: Ctx, event: VehiclesRemoving) -> None:
     """A removed vehicle is nobody's to drive any more."""
-    ids = [v.id for v in vehicles]
+    ids = [v.id for v in event.vehicles]
     await ctx.session.execute(delete(DriverCar).where(*ctx.scope.where(DriverCar), DriverCar.vehicle_id.in_(ids)))
 
 

@@ -81,7 +81,7 @@ class FenceCar(TenantMixin, Base):
 
 # --- Drivers (issue 14) -------------------------------------------------------------------------------------------
 # One data model shared by the drivers' calls (``fleet/api/drivers*.py``), their papers and reminders, and the
-# enforcement on the vehicle (telemetry reacts to ``fleet.service.DRIVER_CARDS_CHANGED``).
+# enforcement on the vehicle (telemetry reacts to ``fleet.events.DriverCardsChanged``).
 
 
 class Driver(BaseEntity, TenantMixin, Base):

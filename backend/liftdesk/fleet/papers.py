@@ -34,7 +34,7 @@ from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import next_id
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.fleet.models import Driver, DriverPaper, DriverPaperLog, DriverPaperPicture
 from liftdesk.fleet.schemas import MAX_PAPER_PICTURES
 from liftdesk.fleet.service import organisation_names

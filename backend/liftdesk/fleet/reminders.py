@@ -34,7 +34,7 @@ from liftdesk.core.config import get_settings
 from liftdesk.core.crud import Ctx
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import next_id
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.fleet.models import Driver, DriverPaper, DriverReminder
 from liftdesk.fleet.papers import ARCHIVED, local_day, local_today
 from liftdesk.fleet.service import organisation_names

@@ -1,8 +1,8 @@
 """Rules of the fleet context.
 
 The fleet owns vehicles and fences and never imports telemetry: what terminals must do about a change (bind a
-terminal to its vehicle, set or drop a fence's area, show the live state in a list) is an event of this module
-(``core.events``) that telemetry subscribes to.
+terminal to its vehicle, set or drop a fence's area) is an event of ``fleet.events`` that telemetry subscribes to,
+and the live columns of a vehicle list come through its port ``VEHICLE_LIST_COLUMNS``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,20 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy import inspect as sa_inspect
 
-from liftdesk.core.crud import Ctx
+from liftdesk.core.context import Ctx
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.events import emit
 from liftdesk.core.i18n import t
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.core.scope import Scope
+from liftdesk.fleet.events import (
+    VEHICLE_LIST_COLUMNS,
+    AreaChange,
+    FenceAreas,
+    FenceChecking,
+    VehicleSaved,
+    VehiclesRemoving,
+)
 from liftdesk.fleet.geometry import CIRCLE, MODE_SPEED, MODE_SPEED_BOUNDARY, POLYGON, polygon_is_simple
 from liftdesk.fleet.models import Fence, FenceCar, Vehicle
 from liftdesk.system.models import Dept
@@ -32,21 +40,6 @@ log = logging.getLogger("liftdesk.fleet")
 VEHICLE_CHANGED = "fleet.vehicle.changed"
 #: ``{"deviceNumbers": [...]}``: the fences of these vehicles changed; the pipeline reloads them.
 FENCE_CHANGED = "fleet.fence.changed"
-
-# Domain events (``core.events``: handlers run in the request's transaction).
-#: ``vehicle``: a vehicle was saved (its device number may have changed).
-VEHICLE_SAVED = "fleet.vehicle.saved"
-#: ``vehicles``: vehicles about to be removed.
-VEHICLE_REMOVING = "fleet.vehicle.removing"
-#: ``rows``: serialised vehicles of a list or a detail, to which listeners add their fields.
-VEHICLES_LISTED = "fleet.vehicle.listed"
-#: ``fence``: a fence about to be saved, its fields checked; a listener refuses what terminals cannot hold.
-FENCE_CHECKING = "fleet.fence.checking"
-#: ``changes``: terminals must set or drop fence areas (``AreaChange``), once the transaction has committed.
-FENCE_AREAS = "fleet.fence.areas"
-#: ``vehicle_ids``: the cards accepted on these vehicles changed (an authorization, a card, a licence, a blacklist,
-#: a driver removed); telemetry sends each vehicle's card list to its terminal once the transaction has committed.
-DRIVER_CARDS_CHANGED = "fleet.driver.cards_changed"
 
 
 async def place_in_organisation(ctx: Ctx, obj: Any, creating: bool) -> None:
@@ -85,12 +78,12 @@ class VehicleHooks(Hooks):
         await place_in_organisation(ctx, obj, creating)
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
-        await emit(ctx, VEHICLE_SAVED, vehicle=obj)
+        await emit(ctx, VehicleSaved(vehicle=obj))
         ctx.outbox.append((VEHICLE_CHANGED, {"vehicleId": obj.id, "deviceNumber": obj.device_number}))
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         ids = [r.id for r in rows]
-        await emit(ctx, VEHICLE_REMOVING, vehicles=list(rows))
+        await emit(ctx, VehiclesRemoving(vehicles=list(rows)))
         # A removed vehicle leaves its fences (those outside the caller's data scope too); its terminal drops their
         # areas.
         links = await ctx.session.execute(
@@ -127,7 +120,8 @@ class VehicleHooks(Hooks):
                 car_type_name=types.get(str(r["car_type"]), ""),
                 car_status_name=statuses.get(str(r["car_status"]), ""),
             )
-        await emit(ctx, VEHICLES_LISTED, rows=rows)  # the live state, from telemetry
+        for add_columns in VEHICLE_LIST_COLUMNS.providers():  # the live state, from telemetry
+            await add_columns(ctx, rows)
         return rows
 
 
@@ -146,23 +140,9 @@ class FenceBefore:
     vehicle_ids: frozenset[int]
 
 
-@dataclass(frozen=True)
-class AreaChange:
-    """A vehicle's terminal sets ``fence``'s area, or (``drop``) drops the area ``area_id`` of type ``fence_type``."""
-
-    car: Vehicle
-    fence: Fence | None
-    fence_type: int
-    area_id: int
-
-    @property
-    def drop(self) -> bool:
-        return self.fence is None
-
-
 class AreaPlan:
     """What vehicles' terminals must do about fences: set or drop areas (vehicles without a terminal are skipped),
-    handed to ``FENCE_AREAS``' listeners (telemetry queues the commands once the transaction has committed); the
+    handed to the listeners of ``FenceAreas`` (telemetry queues the commands once the transaction has committed); the
     touched vehicles' pipeline contexts are told to reload their fences (``FENCE_CHANGED`` on the bus)."""
 
     def __init__(self) -> None:
@@ -187,7 +167,7 @@ class AreaPlan:
         if self.devices:
             ctx.outbox.append((FENCE_CHANGED, {"deviceNumbers": sorted(self.devices)}))
         if self.items:
-            await emit(ctx, FENCE_AREAS, changes=list(self.items))
+            await emit(ctx, FenceAreas(changes=list(self.items)))
 
 
 async def organisation_names(ctx: Ctx, ids: Collection[int]) -> dict[int, str]:
@@ -300,7 +280,7 @@ async def check_fence(ctx: Ctx, obj: Fence, data: dict[str, Any]) -> None:
     else:
         obj.points = json.dumps([list(p) for p in _vertices(obj.points)])
         obj.center_lon = obj.center_lat = obj.radius_m = None
-    await emit(ctx, FENCE_CHECKING, fence=obj)  # what a terminal cannot hold is refused now, not when it is sent
+    await emit(ctx, FenceChecking(fence=obj))  # what a terminal cannot hold is refused now, not when it is sent
 
 
 def _ids(values: Any) -> list[int]:

@@ -8,10 +8,10 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from liftdesk.app import load_contexts
+from liftdesk.app import build_registry
 from liftdesk.core.db import Base
 
-load_contexts()
+build_registry()  # every context's models, in the metadata
 config = context.config
 target_metadata = Base.metadata
 

@@ -25,8 +25,8 @@ from sqlalchemy import func, select
 from liftdesk.core.crud import Ctx
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import current_language, t
-from liftdesk.core.registry import Hooks
 from liftdesk.core.report import Day, Period, ReportQuery, _to_day
+from liftdesk.core.resource import Hooks
 from liftdesk.core.schemas import Id, Schema, Time, out_schema
 from liftdesk.fleet.models import Driver, Vehicle
 from liftdesk.fleet.service import organisation_names

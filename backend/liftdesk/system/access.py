@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, false, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from liftdesk.core import access
 from liftdesk.core.access import RuleRow
 from liftdesk.system.models import Dept, Menu, RoleMenu, RoleScope, ScopeApi, ScopeData
 
@@ -69,6 +68,3 @@ class SystemAccess:
         under = or_(*conds) if conds else false()
         # never correlated with an enclosing query of organisations: it is a set of ids of its own
         return select(Dept.id).where(Dept.tenant_id == tenant_id, Dept.is_deleted == 0, under).correlate(None)
-
-
-access.install(SystemAccess())

@@ -43,7 +43,7 @@ from liftdesk.core.config import Settings
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import next_id
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.system import models as m
 from liftdesk.system.schemas import SECRET_MASK
 

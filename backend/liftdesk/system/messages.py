@@ -38,7 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from liftdesk.core.crud import Ctx
 from liftdesk.core.db import Database, utcnow
 from liftdesk.core.ids import ids_of, next_id
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.core.security import ADMINISTRATOR, TENANT_ADMIN
 from liftdesk.system import models as m
 from liftdesk.system.service import dict_labels

@@ -272,6 +272,47 @@ BUTTONS: list[ButtonSpec] = [
     ("view", "查看", 2, 3),
     ("delete", "删除", 3, 4),
 ]
+#: Buttons of other resources placed under a leaf menu, whose page uses them: (code, name, button_func, sort). The
+#: monitor's vehicle card and the vehicle register send commands (``telemetry/resources.py``: each kind of command is
+#: its own button of its own resource).
+EXTRA_BUTTONS: dict[str, list[tuple[str, str, int, int]]] = {
+    "car_monitor": [
+        ("car_set_lock", "锁车解锁", 2, 11),
+        ("car_set_limit", "限速设置", 2, 12),
+        ("car_set_threshold", "碰撞超载阈值", 2, 13),
+        ("car_set_calibrate", "速度载重校准", 2, 14),
+        ("car_set_func", "功能开关", 2, 15),
+        ("car_set_config", "终端参数", 2, 16),
+        ("parameter_query_send", "查询版本", 2, 17),
+        ("ingest_post", "接口上报数据", 1, 18),
+    ],
+    "vehicle": [
+        ("terminal_release", "释放终端", 2, 11),
+        ("terminal_version_update", "终端升级", 2, 12),
+    ],
+    "command_log": [("command_log_send", "发送指令", 1, 3)],
+}
+#: A button that replaces what another gave (a role that could send commands with ``vehicle_edit`` before the
+#: commands became subjects of their own): when it is first seeded, every role holding the older code gets it too,
+#: so that an upgrade takes nobody's rights away.
+INHERITED_BUTTONS: dict[str, str] = {
+    code: "vehicle_edit"
+    for code in (
+        "car_set_lock",
+        "car_set_limit",
+        "car_set_threshold",
+        "car_set_calibrate",
+        "car_set_func",
+        "car_set_config",
+        "parameter_query_send",
+        "ingest_post",
+        "terminal_release",
+        "terminal_version_update",
+        "command_log_send",
+        "command_log_cancel",
+    )
+}
+
 #: Leaf menus whose buttons are not the four of ``BUTTONS``.
 MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     # commands are never added, edited or deleted by hand; cancelling a pending one is also checked by the server
@@ -517,62 +558,86 @@ ADMIN_VIEW_MENU_CODES = frozenset({"region", "region_view"})
 
 
 async def sync_menus(session: AsyncSession) -> list[str]:
-    """Add the seeded menus a database does not have yet (a new release brings new screens; the seed itself runs
-    only on an empty database) and grant those of ``ADMIN_MENU_CODES`` to the administrator role. A menu an
+    """Add the seeded menus and buttons a database does not have yet (a new release brings new screens and buttons;
+    the seed itself runs only on an empty database) and grant those of ``ADMIN_MENU_CODES`` to the administrator
+    role, and each new button of ``INHERITED_BUTTONS`` to the roles holding the code it replaces. A menu an
     administrator deleted stays deleted: every row counts, deleted or not. Returns the codes added."""
     existing = {code: ident for code, ident in (await session.execute(select(m.Menu.code, m.Menu.id))).all()}
-    added = await _menus(session, MENUS, 0, existing)
+    added: dict[str, int] = {}
+    await _menus(session, MENUS, 0, existing, added)
     for code, ident in added.items():
-        if code in ADMIN_MENU_CODES or code.rsplit("_", 1)[0] in ADMIN_MENU_CODES or code in ADMIN_VIEW_MENU_CODES:
+        parent = PARENT_OF.get(code, code.rsplit("_", 1)[0])
+        if code in ADMIN_MENU_CODES or parent in ADMIN_MENU_CODES or code in ADMIN_VIEW_MENU_CODES:
             session.add(m.RoleMenu(role_id=ADMINISTRATOR_ROLE + 1, menu_id=ident))
+    await _inherit(session, added)
     await session.flush()
     return list(added)
 
 
-async def _menus(session: AsyncSession, specs: list[MenuSpec], parent: int, existing: dict[str, int]) -> dict[str, int]:
-    """Insert the menus of ``specs`` under ``parent`` (with buttons for the leaves) that ``existing`` (code → id)
-    lacks; returns code → id of those inserted."""
-    ids: dict[str, int] = {}
-    for code, name, alias, path, icon, sort, children in specs:
-        if code in existing:
-            if children:
-                ids.update(await _menus(session, children, existing[code], existing))
+#: The menu of each extra button (``EXTRA_BUTTONS``), by button code.
+PARENT_OF = {code: menu for menu, buttons in EXTRA_BUTTONS.items() for code, *_ in buttons}
+
+
+async def _inherit(session: AsyncSession, added: dict[str, int]) -> None:
+    """Roles holding the code a new button replaces get the new button (``INHERITED_BUTTONS``)."""
+    for code, ident in added.items():
+        older = INHERITED_BUTTONS.get(code)
+        if older is None:
             continue
-        row = m.Menu(
-            parent_id=parent,
-            code=code,
-            name=name,
-            alias=alias,
-            path=path,
-            source=icon,
-            sort=sort,
-            category=1,
-            action=0,
-            is_open=1,
-        )
-        session.add(row)
-        await session.flush()
-        ids[code] = row.id
+        holders = select(m.RoleMenu.role_id).join(m.Menu, m.Menu.id == m.RoleMenu.menu_id).where(m.Menu.code == older)
+        roles = set((await session.execute(holders)).scalars().all()) - {ADMINISTRATOR_ROLE + 1}
+        session.add_all(m.RoleMenu(role_id=role, menu_id=ident) for role in sorted(roles))
+
+
+async def _menus(
+    session: AsyncSession, specs: list[MenuSpec], parent: int, existing: dict[str, int], added: dict[str, int]
+) -> None:
+    """Insert the menus of ``specs`` under ``parent`` and the buttons of their leaves that ``existing`` (code → id)
+    lacks; ``added`` gets code → id of those inserted."""
+    for code, name, alias, path, icon, sort, children in specs:
+        ident = existing.get(code)
+        if ident is None:
+            row = m.Menu(
+                parent_id=parent,
+                code=code,
+                name=name,
+                alias=alias,
+                path=path,
+                source=icon,
+                sort=sort,
+                category=1,
+                action=0,
+                is_open=1,
+            )
+            session.add(row)
+            await session.flush()
+            ident = added[code] = existing[code] = row.id
         if children:
-            ids.update(await _menus(session, children, row.id, existing))
-        else:
-            for action, label, func, order in MENU_BUTTONS.get(code, BUTTONS):
-                button = m.Menu(
-                    parent_id=row.id,
-                    code=f"{code}_{action}",
-                    name=label,
-                    alias=action,
-                    path=f"{path}/{action}",
-                    source="",
-                    sort=order,
-                    category=2,
-                    action=func,
-                    is_open=1,
-                )
-                session.add(button)
-                await session.flush()
-                ids[button.code] = button.id
-    return ids
+            await _menus(session, children, ident, existing, added)
+            continue
+        buttons = [
+            (f"{code}_{action}", label, action, func, order)
+            for action, label, func, order in MENU_BUTTONS.get(code, BUTTONS)
+        ]
+        buttons += [(full, label, full, func, order) for full, label, func, order in EXTRA_BUTTONS.get(code, [])]
+        for full, label, action, func, order in buttons:
+            if full in existing:
+                continue
+            button = m.Menu(
+                parent_id=ident,
+                code=full,
+                name=label,
+                alias=action,
+                path=f"{path}/{action}",
+                source="",
+                sort=order,
+                category=2,
+                action=func,
+                is_open=1,
+            )
+            session.add(button)
+            await session.flush()
+            added[full] = existing[full] = button.id
 
 
 async def seed_regions(session: AsyncSession) -> int:

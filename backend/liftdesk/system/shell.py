@@ -36,7 +36,7 @@ from pydantic import Field
 
 from liftdesk.core import crud
 from liftdesk.core.i18n import t
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.core.schemas import Id, Schema, Time
 from liftdesk.system import models as m
 

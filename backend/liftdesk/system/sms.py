@@ -35,7 +35,7 @@ from pydantic import Field
 from liftdesk.core import crud, egress
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.core.schemas import Id, Schema, dictionary, out_schema
 from liftdesk.system import models as m
 from liftdesk.system.schemas import ENDPOINT_PATTERN, SECRET_MASK

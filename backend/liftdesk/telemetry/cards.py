@@ -10,7 +10,7 @@ same terminal, so a terminal coming back gets the latest one only.
 
 When lists are sent:
 
-* **on every change** (``fleet.service.DRIVER_CARDS_CHANGED``, subscribed in ``telemetry.subscriptions``): once the
+* **on every change** (``fleet.events.DriverCardsChanged``, subscribed in ``telemetry.subscriptions``): once the
   change's transaction has committed, the lists of the vehicles it names are computed from the committed rows and
   queued (:func:`queue_card_lists`). Lists of one process are computed one at a time, so a later change is never
   overtaken by an earlier one's list.

@@ -16,7 +16,7 @@ from sqlalchemy import Select, select
 from liftdesk.core import crud
 from liftdesk.core.envelope import NotFound
 from liftdesk.core.i18n import t
-from liftdesk.core.registry import Hooks
+from liftdesk.core.resource import Hooks
 from liftdesk.fleet.models import Vehicle
 from liftdesk.system.models import User
 from liftdesk.telemetry.models import Command

@@ -19,22 +19,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from liftdesk.core.bus import BUS_RECONNECTED, Bus
+from liftdesk.core.context import Ctx
 from liftdesk.core.db import Database
 from liftdesk.core.deps import AUTH_REVOKED, principal_of
 from liftdesk.core.envelope import Forbidden, NotAuthenticated
+from liftdesk.core.kv import KV
 from liftdesk.core.manifest import add_schemas
 from liftdesk.core.scope import Scope
 from liftdesk.core.security import Principal
 from liftdesk.fleet.models import Vehicle
 from liftdesk.telemetry.models import VehicleState
+from liftdesk.telemetry.resources import LIVE
 from liftdesk.telemetry.view import EVENT_TOPIC, FEED_MESSAGES, LIVE_TOPIC, ONLINE_TOPIC, event_summary, live_state
 
 log = logging.getLogger("liftdesk.live")
@@ -209,23 +215,51 @@ class LiveHub:
             client.syncing = False
 
 
-async def authenticate(db: Database, token: str | None) -> Principal:
+#: How long a ticket to the live feed stays valid: the page asks for one right before it connects.
+TICKET_TTL = timedelta(seconds=30)
+
+
+def ticket_key(ticket: str) -> str:
+    """Where a ticket's access token is kept (by the ticket's hash: the store never holds a usable ticket)."""
+    return "live-ticket:" + hashlib.sha256(ticket.encode()).hexdigest()
+
+
+async def issue_ticket(kv: KV, token: str) -> str:
+    """A single-use ticket to the live feed for the holder of ``token`` (valid ``TICKET_TTL``)."""
+    ticket = secrets.token_urlsafe(32)
+    await kv.set(ticket_key(ticket), token, TICKET_TTL)
+    return ticket
+
+
+async def authenticate(db: Database, ticket: str | None) -> tuple[Principal, str]:
+    """The caller a ticket was issued to (taken: it opens one socket), with their access token; the token is
+    checked again now (signed, not expired, not revoked), and so is the right to read the live state (the monitor's
+    menu, as every read of the ``live`` resource): ``Forbidden`` without it."""
     async with db.sessionmaker() as s:
-        return await principal_of(s, token)
+        token = await KV(s).take(ticket_key(ticket)) if ticket else None
+        await s.commit()
+        principal = await principal_of(s, token)
+        ctx = await Ctx.build(s, principal, LIVE)
+        await ctx.require("view")
+        return principal, token or ""
 
 
 @router.websocket(LIVE_PATH)
 async def live(ws: WebSocket) -> None:
-    """Connect with ``?blade-auth=<access token>``; receive ``{"type": "snapshot"|"vehicles"|"online"|"event",
-    "data": [...]}`` and ``{"type": "eventSummary", "data": {"dropped": n, "kinds": {...}}}``."""
-    hub: LiveHub = ws.app.state.live
+    """Connect with ``?ticket=<ticket>`` (``POST /api/liftdesk/live/ticket`` with the access token: single use, valid
+    30 s, so that no token is in a URL); receive ``{"type": "snapshot"|"vehicles"|"online"|"event", "data": [...]}``
+    and ``{"type": "eventSummary", "data": {"dropped": n, "kinds": {...}}}``. Closed with 4401 for a missing, used,
+    expired or revoked ticket, 4403 without the right to read the live state."""
+    hub = ws.app.state.services.get(LiveHub)
     try:
-        principal = await authenticate(hub.db, ws.query_params.get("blade-auth"))
-    except (NotAuthenticated, Forbidden):
+        principal, token = await authenticate(hub.db, ws.query_params.get("ticket"))
+    except NotAuthenticated:
         await ws.close(code=4401)
         return
+    except Forbidden:
+        await ws.close(code=4403)
+        return
     await ws.accept()
-    token = ws.query_params.get("blade-auth")
     client = Client(ws=ws, principal=principal, visible=await hub.scope_of(principal), token=token)
     await hub.send_snapshot(client)
     hub.clients.add(client)
@@ -238,7 +272,7 @@ async def live(ws: WebSocket) -> None:
         hub.clients.discard(client)
 
 
-__all__ = ["LIVE_PATH", "LiveHub", "router"]
+__all__ = ["LIVE_PATH", "LiveHub", "issue_ticket", "router"]
 
 
 def document_feed(document: dict[str, Any]) -> None:
@@ -247,7 +281,7 @@ def document_feed(document: dict[str, Any]) -> None:
     add_schemas(document, [model for model, _ in FEED_MESSAGES.values()])
     document["x-liftdesk-live"] = {
         "path": LIVE_PATH,
-        "auth": "query parameter blade-auth: the access token",
+        "auth": "query parameter ticket: a single-use ticket from POST /api/liftdesk/live/ticket (valid 30 s)",
         "messages": {
             kind: {"data": {"type": "array", "items": ref} if many else ref}
             for kind, (model, many) in FEED_MESSAGES.items()

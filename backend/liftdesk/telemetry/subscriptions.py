@@ -1,4 +1,5 @@
-"""What telemetry does when the fleet changes (``core.events`` handlers of ``fleet.service``'s events).
+"""What telemetry does when the fleet changes (``core.events`` handlers of ``fleet.events``), and what it adds to the
+fleet's answers (its ports).
 
 - A saved vehicle takes its terminal (by device number) and a terminal it no longer names is let go; a removed
   vehicle lets its terminal go.
@@ -12,27 +13,26 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, select, update
 
-from liftdesk.core.crud import Ctx
+from liftdesk.core.context import Ctx
 from liftdesk.core.envelope import ServiceError
-from liftdesk.core.events import on
+from liftdesk.core.events import Provision, Subscription, provide, subscribe
 from liftdesk.core.i18n import t
-from liftdesk.fleet.geometry import CIRCLE
-from liftdesk.fleet.models import Fence, Vehicle
-from liftdesk.fleet.service import (
-    DRIVER_CARDS_CHANGED,
-    FENCE_AREAS,
-    FENCE_CHECKING,
-    VEHICLE_REMOVING,
-    VEHICLE_SAVED,
-    VEHICLES_LISTED,
-    AreaChange,
+from liftdesk.core.services import Services
+from liftdesk.fleet.events import (
+    VEHICLE_LIST_COLUMNS,
+    DriverCardsChanged,
+    FenceAreas,
+    FenceChecking,
+    VehicleSaved,
+    VehiclesRemoving,
 )
+from liftdesk.fleet.geometry import CIRCLE
 from liftdesk.telemetry.cards import queue_card_lists
+from liftdesk.telemetry.commands import CommandService
 from liftdesk.telemetry.commands import validate as validate_command
 from liftdesk.telemetry.fences import delete_area_command, set_area_command
 from liftdesk.telemetry.models import DailyStat, Terminal, VehicleState
@@ -40,8 +40,8 @@ from liftdesk.telemetry.models import DailyStat, Terminal, VehicleState
 log = logging.getLogger("liftdesk.telemetry")
 
 
-@on(VEHICLE_SAVED)
-async def bind_terminal(ctx: Ctx, vehicle: Vehicle) -> None:
+async def bind_terminal(ctx: Ctx, event: VehicleSaved) -> None:
+    vehicle = event.vehicle
     await ctx.session.execute(
         update(Terminal)
         .where(
@@ -60,16 +60,15 @@ async def bind_terminal(ctx: Ctx, vehicle: Vehicle) -> None:
         )
 
 
-@on(VEHICLE_REMOVING)
-async def release_terminals(ctx: Ctx, vehicles: Sequence[Vehicle]) -> None:
-    ids = [v.id for v in vehicles]
+async def release_terminals(ctx: Ctx, event: VehiclesRemoving) -> None:
+    ids = [v.id for v in event.vehicles]
     await ctx.session.execute(
         update(Terminal).where(*ctx.scope.where(Terminal), Terminal.vehicle_id.in_(ids)).values(vehicle_id=None)
     )
 
 
-@on(VEHICLES_LISTED)
-async def live_fields(ctx: Ctx, rows: list[dict[str, Any]]) -> None:
+async def live_columns(ctx: Ctx, rows: list[dict[str, Any]]) -> None:
+    """The vehicle lists' live columns (the fleet's port ``VEHICLE_LIST_COLUMNS``)."""
     ids = [r["id"] for r in rows]
     if not ids:
         return
@@ -107,8 +106,8 @@ async def live_fields(ctx: Ctx, rows: list[dict[str, Any]]) -> None:
         )
 
 
-@on(FENCE_CHECKING)
-async def fits_a_terminal(ctx: Ctx, fence: Fence) -> None:
+async def fits_a_terminal(ctx: Ctx, event: FenceChecking) -> None:
+    fence = event.fence
     _, msg_id, payload = set_area_command(fence)
     try:
         validate_command(msg_id, payload)
@@ -117,8 +116,7 @@ async def fits_a_terminal(ctx: Ctx, fence: Fence) -> None:
         raise ServiceError(t("validation", field=field, reason=str(exc))) from exc
 
 
-@on(FENCE_AREAS)
-async def queue_area_commands(ctx: Ctx, changes: Sequence[AreaChange]) -> None:
+async def queue_area_commands(ctx: Ctx, event: FenceAreas) -> None:
     """The commands are built now (from the fence as saved) and queued through the command service once the
     transaction has committed."""
     items = [
@@ -128,12 +126,12 @@ async def queue_area_commands(ctx: Ctx, changes: Sequence[AreaChange]) -> None:
             c.car.device_number or "",
             delete_area_command(c.fence_type, c.area_id) if c.fence is None else set_area_command(c.fence),
         )
-        for c in changes
+        for c in event.changes
     ]
     user_id = ctx.principal.user_id
 
-    async def send(state: Any) -> None:
-        service = getattr(state, "commands", None)
+    async def send(services: Services) -> None:
+        service = services.find(CommandService)
         if service is None:  # no command service in this context (a unit test, a script)
             return
         for tenant_id, vehicle_id, device, (name, msg_id, payload) in items:
@@ -145,19 +143,30 @@ async def queue_area_commands(ctx: Ctx, changes: Sequence[AreaChange]) -> None:
     ctx.after_commit.append(send)
 
 
-@on(DRIVER_CARDS_CHANGED)
-async def queue_card_list_commands(ctx: Ctx, vehicle_ids: Sequence[int | str]) -> None:
+async def queue_card_list_commands(ctx: Ctx, event: DriverCardsChanged) -> None:
     """The lists are computed from the committed rows (not from this transaction's view, which a concurrent change
     would not be in) and queued through the command service, audited with the caller. Only the caller's tenant's
     vehicles: an id of another tenant finds no vehicle."""
-    ids = {int(v) for v in vehicle_ids}
+    ids = {int(v) for v in event.vehicle_ids}
     tenant_id, user_id = ctx.scope.tenant_id, ctx.principal.user_id
 
-    async def send(state: Any) -> None:
-        service = getattr(state, "commands", None)
+    async def send(services: Services) -> None:
+        service = services.find(CommandService)
         if service is None:  # no command service in this context (a unit test, a script)
             return
-        await queue_card_lists(state.db, service, tenant_id, ids, user_id)
+        await queue_card_lists(services.db, service, tenant_id, ids, user_id)
 
     if ids:
         ctx.after_commit.append(send)
+
+
+#: What telemetry does about the fleet's events, in order (its ``Context.subscriptions``).
+SUBSCRIPTIONS: tuple[Subscription[Any], ...] = (
+    subscribe(VehicleSaved, bind_terminal),
+    subscribe(VehiclesRemoving, release_terminals),
+    subscribe(FenceChecking, fits_a_terminal),
+    subscribe(FenceAreas, queue_area_commands),
+    subscribe(DriverCardsChanged, queue_card_list_commands),
+)
+#: The fleet's ports telemetry implements.
+PROVIDES: tuple[Provision[Any], ...] = (provide(VEHICLE_LIST_COLUMNS, live_columns),)

@@ -1,6 +1,6 @@
 """Drivers' rules through the API, on both databases: the phone, card and account rules, the serial race, the
 200-vehicle limit and the shared vehicle type, the face photo, applications' batch audit, import errors by row, the
-attacks (another tenant's ids in bodies, a user without the button), and DRIVER_CARDS_CHANGED for every kind of
+attacks (another tenant's ids in bodies, a user without the button), and DriverCardsChanged for every kind of
 change."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from sqlalchemy import select
 from liftdesk.core import events
 from liftdesk.core.security import md5_hex, verify_password
 from liftdesk.fleet import drivers as svc
+from liftdesk.fleet.events import DriverCardsChanged
 from liftdesk.fleet.models import Driver, DriverCar, DriverCard, Vehicle
-from liftdesk.fleet.service import DRIVER_CARDS_CHANGED
 from tests.conftest import Api, Tenants, own_organisation_user, seed_ids
 from tests.resources.actions_drivers import APPLY, DR, FICS, P, main_card, png, serial, xlsx
 from tests.resources.actions_drivers import driver as new_driver
@@ -326,8 +326,8 @@ class Heard:
     def __init__(self) -> None:
         self.calls: list[list[int]] = []
 
-    async def __call__(self, ctx: Any, vehicle_ids: list[int]) -> None:
-        self.calls.append(list(vehicle_ids))
+    async def __call__(self, ctx: Any, event: DriverCardsChanged) -> None:
+        self.calls.append(list(event.vehicle_ids))
 
     def take(self) -> list[set[str]]:
         out, self.calls = [{str(v) for v in c} for c in self.calls], []
@@ -337,11 +337,8 @@ class Heard:
 @pytest.fixture
 async def heard() -> AsyncIterator[Heard]:
     listener = Heard()
-    events.on(DRIVER_CARDS_CHANGED)(listener)
-    try:
+    with events.listening(events.subscribe(DriverCardsChanged, listener)):
         yield listener
-    finally:
-        events._HANDLERS[DRIVER_CARDS_CHANGED].remove(listener)
 
 
 async def test_driver_cards_changed_for_each_kind_of_change(api: Api, heard: Heard) -> None:

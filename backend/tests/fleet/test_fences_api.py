@@ -15,7 +15,7 @@ from liftdesk.fleet.models import Fence, FenceCar
 from liftdesk.system.models import LogUsual
 from liftdesk.telemetry.messages import Fix, Report
 from liftdesk.telemetry.models import Command, Event
-from tests.conftest import Api, Tenants
+from tests.conftest import Api, Tenants, parts
 
 F = "/api/blade-fics-report/fics/carInfo"
 LIST, ADD, UPDATE, REMOVE = (
@@ -368,7 +368,7 @@ async def test_unbinding_needs_the_edit_permission(api: Api, driver: str) -> Non
 
 
 async def test_fence_changes_reach_the_pipeline(api: Api) -> None:
-    state: Any = api.client._transport.app.state  # type: ignore[attr-defined]
+    state = parts(api)
     a = await car(api)
     device, t0 = a["deviceNumber"], datetime(2026, 7, 1, 2, 0, 0)
 

@@ -37,6 +37,7 @@ from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.db import utcnow
 from liftdesk.core.schemas import tenant_zone
+from liftdesk.telemetry.pipeline import Pipeline
 from liftdesk.telemetry.terminals import Known, TerminalService
 from tests.conftest import Api, Tenants, own_organisation_user, seed_ids
 
@@ -64,7 +65,7 @@ async def served(api: Api, database: tuple[str, str], tmp_root: Path) -> AsyncIt
     app = create_app(settings, db=api.db)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
         yield app, Api(client=client, db=api.db, backend=api.backend, tokens=api.tokens)
-    await app.state.pipeline.stop()
+    await app.state.services.get(Pipeline).stop()
 
 
 @dataclass
@@ -152,7 +153,7 @@ async def world(served: tuple[FastAPI, Api], tenants: Tenants) -> World:
         t -= timedelta(seconds=60)  # all of today's fixes on one local day
     day = local(t).date()
     s10 = timedelta(seconds=10)
-    terminals: TerminalService = app.state.terminals
+    terminals: TerminalService = app.state.services.get(TerminalService)
     for name in ("p1", "c1"):
         await terminals.ensure(_known(cars[name]), "mqtt")
     await terminals.ensure(_known(cars["c2"]), "jt808")

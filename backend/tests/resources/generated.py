@@ -8,7 +8,8 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
-from liftdesk.core.registry import REGISTRY, Resource
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import TIME_PATTERN
 from tests.conftest import Api
 
@@ -17,7 +18,7 @@ SAMPLE_TIME, CHANGED_TIME = "2025-01-31 08:00:00", "2025-02-01 09:30:00"
 
 def _properties(res: Resource) -> dict[str, dict[str, Any]]:
     """camelCase field → its JSON schema (the non-null option of an optional one), ``id`` left out."""
-    schema = res.schema_in.model_json_schema(by_alias=True)
+    schema = res.input.model_json_schema(by_alias=True)
     out: dict[str, dict[str, Any]] = {}
     for name, spec in schema.get("properties", {}).items():
         options = [o for o in spec.get("anyOf", [spec]) if o.get("type") != "null"]
@@ -56,4 +57,8 @@ def case_of(res: Resource) -> tuple[Factory, tuple[str, Any], str]:
 
 def generated_cases() -> dict[str, tuple[Factory, tuple[str, Any], str]]:
     """Cases (``data.Case`` arguments) of the registered resources made by the code generator."""
-    return {res.name: case_of(res) for res in REGISTRY if res.model.__module__.startswith("liftdesk.generated.")}
+    return {
+        res.name: case_of(res)
+        for res in REGISTRY
+        if res.model is not None and res.model.__module__.startswith("liftdesk.generated.")
+    }

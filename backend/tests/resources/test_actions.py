@@ -13,20 +13,38 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook
 
-from liftdesk.app import load_contexts
+from liftdesk.app import build_registry
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN, Action, describe_permission, endpoint_of
-from liftdesk.core.registry import OPEN, REGISTRY
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.resource import OPEN, SIGNED_IN, Action
+from liftdesk.core.router import describe_permission, endpoint_of
 from liftdesk.core.transfer import XLSX
 from tests.conftest import Api, Tenants, own_organisation_user, seed_ids
 from tests.resources.actions import PLACE_IN, Call, cases, key
 
-load_contexts()
+build_registry()
 ACTIONS = {key(a.method, a.path): a for a in REGISTRY.actions}
 CASES, EXEMPTIONS = cases()
 # send-message's case talks to a local SMS stand-in (actions_system._aliyun_url): internal addresses are allowed while
 # this module runs (tests/system/test_egress.py proves the default refuses them).
 pytestmark = pytest.mark.usefixtures("allow_private_endpoints")
+
+
+#: The buttons of the commands sent to vehicles (each kind its own resource's, ``telemetry/resources.py``).
+COMMAND_BUTTONS = (
+    "car_set_lock",
+    "car_set_limit",
+    "car_set_threshold",
+    "car_set_calibrate",
+    "car_set_func",
+    "car_set_config",
+    "parameter_query_send",
+    "terminal_release",
+    "terminal_version_update",
+    "command_log_send",
+    "command_log_cancel",
+    "ingest_post",
+)
 
 
 def url(action: Action, ident: str = "1") -> str:
@@ -199,6 +217,7 @@ async def test_own_organisation_sees_and_changes_only_its_rows(api: Api, name: s
     action, case = ACTIONS[name], CASES[name]
     ids = await seed_ids(api)
     buttons = ("vehicle_add", "vehicle_edit", "vehicle_delete", "fence", "fence_edit", "report_efficiency")
+    buttons += COMMAND_BUTTONS
     buttons += case.scope_buttons
     async with own_organisation_user(
         api, ids["child_dept"], buttons=buttons, resource=case.scope_resource, menus=case.scope_menus

@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 
-from liftdesk.app import load_contexts
-from liftdesk.core.registry import OPEN, READ_KINDS, REGISTRY, Resource
+from liftdesk.app import build_registry
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.resource import OPEN, READ_KINDS, Resource
 from tests.conftest import Api, Tenants
 from tests.resources.data import CASES, EXEMPTIONS
 
-load_contexts()
+build_registry()
 NAMES = sorted(CASES)
 
 
@@ -58,10 +59,12 @@ async def listed(api: Api, res: Resource, params: dict[str, Any], tenant: str = 
 
 
 def test_every_resource_has_test_data() -> None:
-    registered = {res.name for res in REGISTRY}
+    # a subject without a model of its own has no generated operations: its calls are actions, each with its case in
+    # the generic action suite (test_actions.py)
+    registered = {res.name for res in REGISTRY if res.model is not None}
     missing = registered - set(CASES) - set(EXEMPTIONS)
     assert not missing, f"resources without generic test data: {sorted(missing)}"
-    assert not set(CASES) - registered, "test data for resources that are not registered"
+    assert not set(CASES) - registered, "test data for resources that are not registered (or have no model)"
     assert all(reason.strip() for reason in EXEMPTIONS.values())
 
 

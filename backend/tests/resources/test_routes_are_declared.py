@@ -16,9 +16,9 @@ from liftdesk.core.config import Settings
 from liftdesk.core.registry import REGISTRY
 from liftdesk.system.api.public import PUBLIC
 
-#: Who serves each kind of route: the module of its endpoint.
-GENERATED_BY = "liftdesk.core.router"
-ACTIONS_BY = "liftdesk.core.actions"
+#: Who serves each kind of route: the module of its endpoint. Generated operations and declared actions come out of
+#: the one route builder.
+GENERATED_BY = ACTIONS_BY = "liftdesk.core.router"
 PUBLIC_BY = "liftdesk.system.api.public"
 
 #: Modules serving routes of another kind than HTTP operations, with why: the live feed is one WebSocket (no

@@ -88,13 +88,13 @@ async def test_an_organisation_branch_is_its_own_subtree_only(db: Database) -> N
 
 
 def test_a_model_gets_the_rule_of_its_own_resource_only() -> None:
-    from liftdesk.app import load_contexts
+    from liftdesk.app import build_registry
     from liftdesk.core.scope import DataRule, Scope
     from liftdesk.core.security import Principal
     from liftdesk.fleet.models import Fence, Vehicle
     from liftdesk.telemetry.models import Command, Terminal
 
-    load_contexts()
+    build_registry()
     me = Principal(user_id=7, tenant_id="000000", account="x", role_ids=(1,), dept_ids=(5,))
     scope = Scope(principal=me, tenant_id="000000", dept_ids=(5,), rules={"vehicle": DataRule(3)})
 
@@ -106,7 +106,10 @@ def test_a_model_gets_the_rule_of_its_own_resource_only() -> None:
     assert "create_dept" not in where(Dept), "the vehicle rule does not reach organisations"
     assert "create_dept" not in where(Fence), "nor fences, which have a resource of their own"
     assert where(Terminal).strip() == "fics_terminal.tenant_id = '000000'", "no resource: tenant (soft delete) only"
-    assert scope.narrows(Vehicle) and scope.narrows(Command) and not scope.narrows(Dept)
+    assert scope.narrows(Vehicle) and not scope.narrows(Dept)
+    # commands have a resource of their own (the command log): the vehicle rule reaches them through their vehicle
+    # (``telemetry.command_log.visible``), not as their own rule
+    assert not scope.narrows(Command)
     assert "create_dept" not in where(Vehicle, data=False), "data=False: tenant and soft delete only"
 
 
@@ -124,3 +127,81 @@ async def test_uniqueness_holds_across_the_whole_tenant_whatever_the_data_scope(
         assert unseen["code"] == 200 and not unseen["data"]["records"], "the administrator's post is unseen"
         twin = await api.post("/api/blade-system/post/submit", json={**post, "postName": "twin"}, **who)
         assert twin["_status"] == 400 and code in twin["msg"], twin
+
+
+def test_a_rule_on_a_column_the_model_lacks_admits_no_row() -> None:
+    """Fail closed: a rule whose column the model lacks cannot say which rows it admits, so it admits none (it once
+    admitted every row, while a type-2 rule without ``create_user`` admitted none)."""
+    from liftdesk.app import build_registry
+    from liftdesk.core.scope import DataRule, Scope
+    from liftdesk.core.security import Principal
+    from liftdesk.fleet.models import Vehicle
+
+    build_registry()
+    me = Principal(user_id=7, tenant_id="000000", account="x", role_ids=(1,), dept_ids=(5,))
+
+    def where(rule: DataRule) -> str:
+        scope = Scope(principal=me, tenant_id="000000", dept_ids=(5,), rules={"vehicle": rule})
+        sql = str(scope.select(Vehicle).compile(compile_kwargs={"literal_binds": True}))
+        return sql.split("WHERE", 1)[1]
+
+    assert "create_dept IN (5)" in where(DataRule(3))
+    for scope_type in (3, 4, 5):
+        lacking = where(DataRule(scope_type, column="no_such_column", value="5"))
+        assert "false" in lacking.lower() or "1 != 1" in lacking, (scope_type, lacking)
+    assert "false" in where(DataRule(9)).lower() or "1 != 1" in where(DataRule(9)), "an unknown type admits nothing"
+
+
+async def test_the_data_scope_form_refuses_a_rule_that_could_admit_nothing(api: Api) -> None:
+    """Every grantable rule is checked against the model it applies to: a subject without a table of its own (the
+    live state, the home page, a report) takes no rule (its rows are the vehicles', under the vehicle's rule), and a
+    rule's column must be one of the model's."""
+    from liftdesk.core.registry import REGISTRY
+
+    url = "/api/blade-system/data-scope/submit"
+    base = {"scopeName": "x", "scopeType": 3}
+    subject = await api.post(url, json={**base, "resourceCode": "car_monitor", "scopeColumn": "create_dept"})
+    assert subject["_status"] == 400 and "car_monitor" in subject["msg"], subject
+    column = await api.post(url, json={**base, "resourceCode": "vehicle", "scopeColumn": "no_such_column"})
+    assert column["_status"] == 400 and "scopeColumn" in column["msg"], column
+    fine = await api.post(url, json={**base, "resourceCode": "vehicle", "scopeColumn": "mechanism_id"})
+    assert fine["code"] == 200, fine
+    assert (await api.post("/api/blade-system/data-scope/remove", params={"ids": fine["data"]["id"]}))["code"] == 200
+    # every resource: with a model, its default column decides; without one, no rule at all
+    for res in REGISTRY:
+        problem = REGISTRY.rule_problem(res.code, "create_dept")
+        if res.model is None and REGISTRY.model_of(res.code) is None:
+            assert problem == "no_model", res.name
+        elif res.model is not None:
+            assert (problem is None) == ("create_dept" in res.columns), res.name
+
+
+async def test_a_stored_rule_on_a_missing_column_shows_nothing_and_is_reported(api: Api) -> None:
+    """A rule written before the form refused it (or by hand) fails closed for its users, and the start-up check
+    names it."""
+    from sqlalchemy import update as sql_update
+
+    from liftdesk.app import report_unusable_rules
+    from liftdesk.system.models import ScopeData
+
+    depts = (await api.get("/api/blade-system/dept/list"))["data"][0]
+    east = depts["children"][0]["id"]
+    car = await api.post(
+        f"{CAR}/insertCarInfo", json={"carNo": api.unique("FC-"), "carType": 4, "ratedLoadKg": 1, "mechanismId": east}
+    )
+    assert car["code"] == 200, car
+    assert not await report_unusable_rules(api.db), "a seeded database holds no unusable rule"
+    async with own_organisation_user(api, east) as who:
+        seen = await api.get(f"{CAR}/page", params={"size": 1000}, **who)
+        assert car["data"]["id"] in {r["id"] for r in seen["data"]["records"]}, "own organisation: the car is seen"
+        async with api.db.sessionmaker() as s:  # the rule's column becomes one the vehicles lack
+            await s.execute(
+                sql_update(ScopeData)
+                .where(ScopeData.resource_code == "vehicle", ScopeData.scope_name == "own organisation")
+                .values(scope_column="no_such_column")
+            )
+            await s.commit()
+        blind = await api.get(f"{CAR}/page", params={"size": 1000}, **who)
+        assert blind["code"] == 200 and blind["data"]["records"] == [], "a rule that cannot be evaluated admits none"
+        problems = await report_unusable_rules(api.db)
+        assert any("vehicle.no_such_column" in p for p in problems), problems

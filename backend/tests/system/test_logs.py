@@ -209,11 +209,11 @@ async def test_the_web_apps_error_log_is_a_usual_log(api: Api) -> None:
 
 
 def test_the_decision_goes_by_what_a_route_is_declared_to_do() -> None:
-    from liftdesk.app import load_contexts
+    from liftdesk.app import build_registry
     from liftdesk.core.audit import records
     from liftdesk.core.registry import REGISTRY
 
-    load_contexts()
+    build_registry()
     declared = REGISTRY.reading_routes()
     reads = [
         ("POST", "/api/blade-fics/showHide/find"),  # an action of kind read served with POST

@@ -9,9 +9,15 @@ from typing import Any
 
 from sqlalchemy import delete, update
 
+from liftdesk.core.context import Ctx
 from liftdesk.core.db import Database
+from liftdesk.core.events import emit
 from liftdesk.core.ids import next_id
+from liftdesk.core.security import LEVEL_TENANT, Principal
+from liftdesk.core.services import Services
+from liftdesk.fleet.events import DriverCardsChanged
 from liftdesk.fleet.models import Driver, DriverCar, DriverCard
+from liftdesk.fleet.resources import VEHICLE
 from tests.resources.data import mobile
 
 
@@ -88,21 +94,15 @@ async def set_driver_fields(db: Database, driver_id: int, **values: Any) -> None
         await s.commit()
 
 
-async def cards_changed(state: Any, db: Database, tenant: str, *vehicle_ids: int) -> None:
-    """What the drivers' service does when the cards of vehicles change: emit ``DRIVER_CARDS_CHANGED`` in its
+async def cards_changed(services: Services, db: Database, tenant: str, *vehicle_ids: int) -> None:
+    """What the drivers' service does when the cards of vehicles change: emit ``DriverCardsChanged`` in its
     transaction as the tenant's administrator, commit, then run what waits for the commit (``core.router.finish``)."""
-    from liftdesk.core.crud import Ctx
-    from liftdesk.core.events import emit
-    from liftdesk.core.security import LEVEL_TENANT, Principal
-    from liftdesk.fleet.resources import VEHICLE
-    from liftdesk.fleet.service import DRIVER_CARDS_CHANGED
-
     principal = Principal(
         user_id=1, tenant_id=tenant, account="admin", role_aliases=("admin",), admin_level=LEVEL_TENANT
     )
     async with db.sessionmaker() as s:
         ctx = await Ctx.build(s, principal, VEHICLE)
-        await emit(ctx, DRIVER_CARDS_CHANGED, vehicle_ids=list(vehicle_ids))
+        await emit(ctx, DriverCardsChanged(vehicle_ids=list(vehicle_ids)))
         await s.commit()
     for action in ctx.after_commit:
-        await action(state)
+        await action(services)

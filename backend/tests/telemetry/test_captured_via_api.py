@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 from jt808_samples import sample
@@ -21,7 +20,7 @@ from liftdesk.telemetry.codecs.jt808 import Jt808Version
 from liftdesk.telemetry.gateway.client import Jt808Client
 from liftdesk.telemetry.gateway.server import Gateway
 from liftdesk.telemetry.models import Terminal
-from tests.conftest import Api, password_chosen
+from tests.conftest import Api, parts, password_chosen
 
 F = "/api/blade-fics-report/fics"
 WAIT = 10.0
@@ -46,7 +45,7 @@ async def tenant(api: Api) -> str:
 
 @pytest.fixture
 async def gateway(api: Api, tenant: str) -> AsyncIterator[Gateway]:
-    state: Any = api.client._transport.app.state  # type: ignore[attr-defined]
+    state = parts(api)
     gw = Gateway(api.db, state.pipeline, state.terminals, state.commands, host="127.0.0.1", port=0)
     await gw.start()
     try:

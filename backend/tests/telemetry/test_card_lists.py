@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 
 from sqlalchemy import select, update
 
 from liftdesk.core.bus import LocalBus
+from liftdesk.core.config import get_settings
 from liftdesk.core.db import Database
+from liftdesk.core.services import Services
 from liftdesk.fleet.models import DriverCard
 from liftdesk.fleet.papers import local_today
 from liftdesk.telemetry.cards import day_start_utc, reconcile_card_lists
@@ -25,10 +26,12 @@ from tests.telemetry.driver_fixtures import add_driver, cards_changed, set_drive
 from tests.telemetry.test_pipeline import T0, fix, report, vehicle
 
 
-def state_of(db: Database) -> SimpleNamespace:
-    """What ``after_commit`` work is given (the app's state): a command service that is not sending (no terminal is
-    attached), so the lists stay pending where the test reads them."""
-    return SimpleNamespace(db=db, commands=CommandService(db, LocalBus()))
+def state_of(db: Database) -> Services:
+    """What ``after_commit`` work is given (the app's services): a command service that is not sending (no terminal
+    is attached), so the lists stay pending where the test reads them."""
+    services = Services(get_settings(), db, LocalBus())
+    services.add(CommandService(db, services.bus))
+    return services
 
 
 async def lists(db: Database, device: str) -> list[Command]:
@@ -88,23 +91,23 @@ async def test_the_daily_re_check_resends_a_renewal_and_leaves_an_expiry_to_the_
     steady = await add_driver(db, vehicles=(vid,))
     await cards_changed(state, db, "000000", vid)
     assert len(await lists(db, device)) == 1
-    await reconcile_card_lists(db, state.commands, today)
+    await reconcile_card_lists(db, state.get(CommandService), today)
     assert len(await lists(db, device)) == 1, "the terminal holds today's list already"
 
     # tomorrow the lapsed licence is out of the list, but the terminal enforces the date it holds: nothing is sent
     tomorrow = today + timedelta(days=1)
-    await reconcile_card_lists(db, state.commands, tomorrow)
+    await reconcile_card_lists(db, state.get(CommandService), tomorrow)
     assert len(await lists(db, device)) == 1
 
     # renewed (without the event): the terminal would refuse a valid driver, so the list goes again
     await set_driver_fields(db, lapsing["id"], license_valid_until=day_start_utc(today + timedelta(days=365)))
-    await reconcile_card_lists(db, state.commands, tomorrow)
+    await reconcile_card_lists(db, state.get(CommandService), tomorrow)
     renewed = (await lists(db, device))[-1]
     assert len(await lists(db, device)) == 2
     assert sorted(cards_of(renewed)) == sorted(
         [(lapsing["serial"], (today + timedelta(days=365)).isoformat(), None), (steady["serial"], None, None)]
     )
-    await reconcile_card_lists(db, state.commands, tomorrow)
+    await reconcile_card_lists(db, state.get(CommandService), tomorrow)
     assert len(await lists(db, device)) == 2, "nothing changed since"
 
 

@@ -28,15 +28,15 @@ from liftdesk.telemetry.gateway.server import Gateway
 from liftdesk.telemetry.models import Terminal
 from liftdesk.telemetry.simulator import SimulatedForklift, demo_specs
 from liftdesk.telemetry.simulator.fleet import HARDWARE_VERSION, SOFTWARE_VERSION
-from tests.conftest import Api, Tenants, own_organisation_user
+from tests.conftest import Api, Parts, Tenants, own_organisation_user, parts
 
 F = "/api/blade-fics-report/fics"
 CMD = "/api/liftdesk/command"
 WAIT = 10.0
 
 
-def app_state(api: Api) -> Any:
-    return api.client._transport.app.state  # type: ignore[attr-defined]
+def app_state(api: Api) -> Parts:
+    return parts(api)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 from sqlalchemy import select
@@ -22,7 +22,7 @@ from liftdesk.telemetry.commands import ACKNOWLEDGED
 from liftdesk.telemetry.gateway.server import Gateway
 from liftdesk.telemetry.models import Command, Event, Position, VehicleState
 from liftdesk.telemetry.simulator import SimulatedForklift, demo_specs
-from tests.conftest import Api
+from tests.conftest import Api, Parts, parts
 from tests.telemetry.driver_fixtures import add_driver, authorize, cards_changed
 
 F = "/api/blade-fics-report/fics"
@@ -30,8 +30,8 @@ WAIT = 15.0
 T = TypeVar("T")
 
 
-def app_state(api: Api) -> Any:
-    return api.client._transport.app.state  # type: ignore[attr-defined]
+def app_state(api: Api) -> Parts:
+    return parts(api)
 
 
 async def until(probe: Callable[[], Awaitable[T | None]], what: str) -> T:

@@ -43,8 +43,18 @@ from liftdesk.core.db import Database
 from liftdesk.core.deps import revoke_user_tokens
 from liftdesk.core.kv import KV
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
+from liftdesk.telemetry.gateway.server import Gateway
 from liftdesk.telemetry.models import Position
-from tests.conftest import BASIC, PG_ADMIN_URL, Api, _create_pg_database, _drop_pg_database, _migrate_and_seed, md5
+from tests.conftest import (
+    BASIC,
+    PG_ADMIN_URL,
+    Api,
+    _create_pg_database,
+    _drop_pg_database,
+    _migrate_and_seed,
+    live_url,
+    md5,
+)
 from tests.security.test_signin import new_user
 
 WAIT = 30.0  # bound of one phase on a busy 2-core machine
@@ -253,11 +263,11 @@ async def test_redis_down_ingest_goes_on_and_the_live_feed_recovers(api: Api, re
             token = r.json()["access_token"]
         account, user = await new_user(api)  # another user: revoking the administrator's tokens would end others'
         revoked = str((await api.login(account, "Secret-pw1")).json()["access_token"])
-        stack_port = gw_app.state.gateway.port
+        stack_port = gw_app.state.services.get(Gateway).port
         client = await Jt808Client(HOST, stack_port, device.rjust(12, "0")).connect()
         reply = await client.register(registration())
         assert await client.authenticate(reply.auth_code or "") == 0
-        async with websockets.connect(f"ws://{HOST}:{port}/api/liftdesk/live?blade-auth={token}") as ws:
+        async with websockets.connect(await live_url(f"http://{HOST}:{port}", token)) as ws:
             await frames(ws, "snapshot")
             start = T0 + timedelta(days=2)  # newer than anything of this vehicle's
 
@@ -293,7 +303,7 @@ async def test_redis_down_ingest_goes_on_and_the_live_feed_recovers(api: Api, re
 
             # Another API process signs this user's second browser out meanwhile: its message is lost with Redis
             # (the revocation itself is in the database).
-            async with websockets.connect(f"ws://{HOST}:{port}/api/liftdesk/live?blade-auth={revoked}") as other:
+            async with websockets.connect(await live_url(f"http://{HOST}:{port}", revoked)) as other:
                 await frames(other, "snapshot")
                 async with api.db.sessionmaker() as s:
                     await revoke_user_tokens(KV(s), int(user), 3600)

@@ -27,7 +27,7 @@ async def ingest(api: Api, database: tuple[str, str], tmp_root: Path) -> AsyncIt
     settings = Settings(database_url=url, env="test", web_dir=tmp_root / "no-web", var_dir=tmp_root / "var")
     app = create_app(settings, db=api.db)
     pipeline = Pipeline(api.db, LocalBus())
-    app.state.pipeline = pipeline
+    app.state.services.add(pipeline)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
         yield client
     await pipeline.stop()

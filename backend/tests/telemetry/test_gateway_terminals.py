@@ -64,7 +64,7 @@ from liftdesk.telemetry.gateway.mapping import MAX_RAW_ITEM_BYTES
 from liftdesk.telemetry.gateway.server import DAY_S, Gateway
 from liftdesk.telemetry.models import Command, Event, Terminal
 from liftdesk.telemetry.terminals import TerminalService
-from tests.conftest import Api, Tenants
+from tests.conftest import Api, Tenants, parts
 
 V2013, V2019 = Jt808Version.V2013, Jt808Version.V2019
 F = "/api/blade-fics-report/fics"
@@ -200,7 +200,7 @@ async def test_without_auto_registration_an_unknown_terminal_gets_no_vehicle(sta
 @pytest.fixture
 async def api_gateway(api: Api) -> AsyncIterator[Gateway]:
     """A gateway wired to the API app's services and bus, as ``Runtime.start`` wires it."""
-    app_state: Any = api.client._transport.app.state  # type: ignore[attr-defined]
+    app_state = parts(api)
     gw = Gateway(
         api.db,
         app_state.pipeline,

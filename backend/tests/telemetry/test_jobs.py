@@ -37,7 +37,7 @@ async def app(database: tuple[str, str], db: Database, tmp_path: Path) -> AsyncI
     settings = Settings(database_url=database[1], env="test", web_dir=tmp_path / "web", var_dir=tmp_path / "var")
     application = create_app(settings, db=db)
     yield application
-    await application.state.pipeline.stop()
+    await application.state.services.get(Pipeline).stop()
 
 
 async def add_vehicle(db: Database, tenant: str = "000000") -> tuple[int, str]:
@@ -68,7 +68,7 @@ def at(when: datetime, **kw: Any) -> Fix:
 async def test_the_running_pipeline_closes_the_offline_alarm(app: FastAPI, db: Database) -> None:
     """The job writes the alarm into the stored state; the pipeline that cached the vehicle's context before
     (the server's, never restarted) hears of it on the bus and closes it with the vehicle's next report."""
-    p: Pipeline = app.state.pipeline
+    p: Pipeline = app.state.services.get(Pipeline)
     heard: list[tuple[str, dict[str, Any]]] = []
 
     async def listen(topic: str) -> None:
@@ -119,7 +119,7 @@ async def test_the_offline_threshold_is_the_tenants(app: FastAPI, db: Database) 
     """``telemetry.offlineDays`` in the tenant's ``telemetry_threshold`` dictionary (default 7 days)."""
     vid, dev = await add_vehicle(db)
     three_days = (utcnow() - timedelta(days=3)).replace(microsecond=0)
-    await app.state.pipeline.submit(Report(dev, (at(three_days),), three_days))
+    await app.state.services.get(Pipeline).submit(Report(dev, (at(three_days),), three_days))
     await silent_since(db, vid, three_days)
     await mark_offline(db)
     assert await events_of(db, vid) == [], "3 days is not offline by the default 7"
@@ -153,7 +153,7 @@ async def test_retention_never_breaks_a_batch(app: FastAPI, db: Database, databa
         await s.commit()
     (a, a_dev), (b, b_dev), (c, c_dev), (d, d_dev) = [await add_vehicle(db, tenant) for _ in range(4)]
     january = datetime(2026, 1, 15, 8)
-    p: Pipeline = app.state.pipeline  # subscribed to the notices, as in a server
+    p: Pipeline = app.state.services.get(Pipeline)  # subscribed to the notices, as in a server
     other = Pipeline(db, LocalBus())  # another process's pipeline: it hears nothing
     try:
         await p.submit(Report(a_dev, (at(january, load_kg=9000.0), at(january + timedelta(seconds=10))), january))

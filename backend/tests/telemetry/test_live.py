@@ -19,10 +19,13 @@ from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.telemetry.codecs.jt808 import RegistrationResult
 from liftdesk.telemetry.gateway.client import Jt808Client, registration
+from liftdesk.telemetry.gateway.server import Gateway
+from liftdesk.telemetry.live import LiveHub
 from liftdesk.telemetry.messages import Fix, Report
-from liftdesk.telemetry.pipeline import OpenAlarm, VehicleCtx, live_view
+from liftdesk.telemetry.pipeline import OpenAlarm, Pipeline, VehicleCtx, live_view
 from liftdesk.telemetry.rules import Thresholds, collision_level
-from tests.conftest import Api, Tenants, md5
+from liftdesk.telemetry.terminals import TerminalService
+from tests.conftest import Api, Tenants, live_url, md5
 from tests.security.test_signin import new_user
 
 F = "/api/blade-fics-report/fics"
@@ -80,14 +83,15 @@ async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, ser
     car_id = car["data"]["id"]
     token_a = await api.token("admin", "admin")
     token_b = await api.token("admin", "admin", tenants.b)
-    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth="
-    async with websockets.connect(url + token_a) as a, websockets.connect(url + token_b) as b:
+    base = f"http://127.0.0.1:{port}"
+    url_a, url_b = await live_url(base, token_a), await live_url(base, token_b)
+    async with websockets.connect(url_a) as a, websockets.connect(url_b) as b:
         await _recv(a, "snapshot")
         await _recv(b, "snapshot")
         t0 = datetime(2026, 6, 1, 1, 0, 0)
         for i in range(5):  # five reports within one flush interval
             fix = Fix(time=t0 + timedelta(seconds=i), lat=31.2, lon=121.5 + i * 1e-4, speed_kmh=float(i))
-            await app.state.pipeline.process([Report(device=device, fixes=(fix,), received_at=t0)])
+            await app.state.services.get(Pipeline).process([Report(device=device, fixes=(fix,), received_at=t0)])
         updates: list[dict[str, Any]] = []
         while not updates or updates[-1]["speed"] != 4.0:
             got = await _recv(a, "vehicles")
@@ -99,7 +103,7 @@ async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, ser
             while True:  # tenant B must not hear of tenant A's vehicle
                 other = await _recv(b, "vehicles", wait_s=1.5)
                 assert all(m["carId"] != car_id for m in other)
-    async with websockets.connect(url + token_a) as again:
+    async with websockets.connect(await live_url(base, token_a)) as again:
         snap = await _fleet(again, car_id)
         mine = [m for m in snap if m["carId"] == car_id]
         assert len(mine) == 1
@@ -111,10 +115,14 @@ async def test_live_feed_is_scoped_and_coalesced(api: Api, tenants: Tenants, ser
         assert set(rest) - {"_status"} == set(mine[0])
         same = ("carId", "carNo", "gpsTime", "speed", "lat", "lon", "state", "alarms", "lastSeen", "online")
         assert {k: rest[k] for k in same} == {k: mine[0][k] for k in same}
-    with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
-        async with websockets.connect(url + "not-a-token") as bad:
-            await bad.recv()
-    assert refused.value.response.status_code == 403, "the handshake is refused without a valid token"
+    for bad in ("not-a-ticket", url_a.rsplit("=", 1)[1], token_a):  # made up, already used, a token instead
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/api/liftdesk/live?ticket={bad}") as ws:
+                await ws.recv()
+        assert refused.value.response.status_code == 403, "the handshake is refused without a valid ticket"
+    with pytest.raises(websockets.exceptions.InvalidStatus):
+        async with websockets.connect(f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth={token_a}") as ws:
+            await ws.recv()  # the token in the URL is no longer a way in
 
 
 def test_open_alarms_are_listed_by_kind_once() -> None:
@@ -134,12 +142,12 @@ async def test_server_settings_reach_the_gateway(server: tuple[Any, int]) -> Non
     of its own); LIFTDESK_GATEWAY_IDLE_TIMEOUT_S closes a silent connection."""
     app, _ = server
     device = f"6{abs(hash(datetime.now())) % 10**11:011d}"
-    client = await Jt808Client("127.0.0.1", app.state.gateway.port, device).connect()
+    client = await Jt808Client("127.0.0.1", app.state.services.get(Gateway).port, device).connect()
     try:
         reply = await client.register(registration())
         assert reply.result == RegistrationResult.SUCCESS and reply.auth_code
         assert await client.authenticate(reply.auth_code) == 0
-        known = await app.state.terminals.lookup(device)
+        known = await app.state.services.get(TerminalService).lookup(device)
         assert known is not None and known.tenant_id == "000000" and known.vehicle_id is not None
         await asyncio.wait_for(client.closed.wait(), 5)  # idle for longer than 0.5 s
     finally:
@@ -159,12 +167,12 @@ async def test_the_fleet_at_connection_comes_in_pieces(
         device = f"6{abs(hash(api.unique())) % 10**11:011d}"
         await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("PIECE-"), "deviceNumber": device})
         fix = Fix(time=t0, lat=31.2, lon=121.5 + i * 1e-3, speed_kmh=1.0)
-        await app.state.pipeline.process([Report(device=device, fixes=(fix,), received_at=t0)])
-    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth=" + await api.token("admin", "admin")
+        await app.state.services.get(Pipeline).process([Report(device=device, fixes=(fix,), received_at=t0)])
+    token = await api.token("admin", "admin")
 
     async def first_messages(piece: int, count: int) -> list[tuple[str, list[str]]]:
         monkeypatch.setattr(live, "SNAPSHOT_PIECE", piece)
-        async with websockets.connect(url) as ws:
+        async with websockets.connect(await live_url(f"http://127.0.0.1:{port}", token)) as ws:
             got = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(count)]
         return [(m["type"], [v["carId"] for v in m["data"]]) for m in got]
 
@@ -184,14 +192,15 @@ async def test_events_and_online_changes_reach_their_tenant_bounded(
     happen: each event (up to the hub's bound per interval, the rest summarised by kind), to the vehicle's tenant
     only."""
     app, port = server
-    app.state.live.max_events = 3
+    app.state.services.get(LiveHub).max_events = 3
     device = f"5{abs(hash(api.unique())) % 10**11:011d}"
     car = await api.post(f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("EVT-"), "deviceNumber": device})
     car_id = car["data"]["id"]
-    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth="
+    base = f"http://127.0.0.1:{port}"
     token_a = await api.token("admin", "admin")
     token_b = await api.token("admin", "admin", tenants.b)
-    async with websockets.connect(url + token_a) as a, websockets.connect(url + token_b) as b:
+    url_a, url_b = await live_url(base, token_a), await live_url(base, token_b)
+    async with websockets.connect(url_a) as a, websockets.connect(url_b) as b:
         await _recv(a, "snapshot")
         await _recv(b, "snapshot")
         t0 = datetime(2026, 6, 2, 1, 0, 0)
@@ -199,8 +208,8 @@ async def test_events_and_online_changes_reach_their_tenant_bounded(
             Fix(time=t0 + timedelta(seconds=i), lat=31.2, lon=121.5, impact_g=3.0 + i, impact_direction=90)
             for i in range(5)
         )
-        await app.state.pipeline.process([Report(device=device, fixes=knocks, received_at=t0)])
-        await app.state.terminals.set_online(device, False)
+        await app.state.services.get(Pipeline).process([Report(device=device, fixes=knocks, received_at=t0)])
+        await app.state.services.get(TerminalService).set_online(device, False)
         got: dict[str, Any] = {}
         while not {"event", "eventSummary", "online"} <= set(got):
             msg = json.loads(await asyncio.wait_for(a.recv(), 5))
@@ -230,7 +239,6 @@ async def test_revoked_tokens_close_their_live_sockets(api: Api, server: tuple[A
     """Finding 8 of the security probe: after logout (or a password change) an open live socket kept receiving."""
     _, port = server
     account, _ = await new_user(api)
-    url = f"ws://127.0.0.1:{port}/api/liftdesk/live?blade-auth="
     base = f"http://127.0.0.1:{port}"
 
     async def token() -> str:
@@ -238,7 +246,8 @@ async def test_revoked_tokens_close_their_live_sockets(api: Api, server: tuple[A
         return str(r.json()["access_token"])
 
     first, second = await token(), await token()
-    async with websockets.connect(url + first) as by_logout, websockets.connect(url + second) as by_change:
+    url_first, url_second = await live_url(base, first), await live_url(base, second)
+    async with websockets.connect(url_first) as by_logout, websockets.connect(url_second) as by_change:
         await _recv(by_logout, "snapshot")
         await _recv(by_change, "snapshot")
         async with httpx.AsyncClient(base_url=base) as http:  # through the real server, whose bus the hub hears
@@ -263,3 +272,45 @@ async def _closed(ws: Any) -> None:
     with pytest.raises(websockets.exceptions.ConnectionClosed):
         while True:
             await asyncio.wait_for(ws.recv(), 5)
+
+
+async def test_a_ticket_opens_one_socket_for_a_caller_who_may_read_the_live_state(
+    api: Api, driver: str, server: tuple[Any, int]
+) -> None:
+    """The live socket takes a single-use ticket asked with the token (no token in a URL, where proxies and browser
+    histories keep it), valid 30 s, and asks for the right to read the live state (the monitor's menu) like every
+    other read: a user without it gets no ticket, and a ticket issued to them anyway opens no socket."""
+    from liftdesk.core.kv import KV
+    from liftdesk.telemetry.live import issue_ticket, ticket_key
+
+    _, port = server
+    base = f"http://127.0.0.1:{port}"
+    token = await api.token(driver, "driver-1")  # a user granted no menu
+    async with httpx.AsyncClient(base_url=base) as http:
+        asked = (await http.post("/api/liftdesk/live/ticket", headers={"Blade-Auth": f"bearer {token}"})).json()
+        assert asked["code"] == 403, asked
+        anonymous = (await http.post("/api/liftdesk/live/ticket")).json()
+        assert anonymous["code"] == 401, anonymous
+    async with api.db.sessionmaker() as s:
+        forged = await issue_ticket(KV(s), token)  # as if the grant was taken away after the ticket was given
+        expired = "expired-ticket"
+        await KV(s).set(ticket_key(expired), await api.token("admin", "admin"), timedelta(seconds=-1))
+        await s.commit()
+    for ticket in (forged, expired):
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/api/liftdesk/live?ticket={ticket}") as ws:
+                await ws.recv()
+        assert refused.value.response.status_code == 403
+    # the administrator's ticket opens one socket, once; two sockets at once with one ticket: one only
+    url = await live_url(base, await api.token("admin", "admin"))
+    results = await asyncio.gather(*(_try(url) for _ in range(3)))
+    assert sorted(results) == [False, False, True], results
+
+
+async def _try(url: str) -> bool:
+    try:
+        async with websockets.connect(url) as ws:
+            await _recv(ws, "snapshot")
+            return True
+    except websockets.exceptions.InvalidStatus:
+        return False

@@ -35,7 +35,7 @@ async def served(api: Api, database: tuple[str, str], tmp_root: Path) -> AsyncIt
     app = create_app(settings, db=api.db)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
         yield app, Api(client=client, db=api.db, backend=api.backend, tokens=api.tokens)
-    await app.state.pipeline.stop()
+    await app.state.services.get(Pipeline).stop()
 
 
 async def add_vehicle(api: Api, **columns: Any) -> tuple[int, str]:
@@ -84,7 +84,7 @@ async def test_thresholds_follow_the_settings_pages(served: tuple[FastAPI, Api])
     """The pipeline caches thresholds per tenant; saving the tenant's ``telemetry_threshold`` dictionary or a
     ``telemetry.*`` parameter drops what it cached (a bus message after the commit), no restart needed."""
     app, client = served
-    pipeline: Pipeline = app.state.pipeline
+    pipeline: Pipeline = app.state.services.get(Pipeline)
     vid, device = await add_vehicle(client)
     await pipeline.submit(Report(device, (at(0, speed_kmh=7.0), at(10, speed_kmh=3.0)), T0))
     assert await kinds_and_limits(client, vid) == [], "7 km/h is below the default 12 km/h"

@@ -14,7 +14,7 @@ describe('resource manifest', () => {
 
   it('finds operations by kind and actions by name, and refuses unknown ones', () => {
     expect(operation('vehicle', 'page')).toBe('/api/blade-fics-report/fics/carInfo/page');
-    expect(action('vehicle', 'release_terminal')).toBe('/api/liftdesk/terminal/release');
+    expect(action('terminal', 'release_terminal')).toBe('/api/liftdesk/terminal/release');
     expect(() => operation('vehicle', 'tree')).toThrow(/no tree operation/);
     expect(() => action('vehicle', 'nope')).toThrow(/no action "nope"/);
     expect(() => operation('nope', 'page')).toThrow(/no resource "nope"/);

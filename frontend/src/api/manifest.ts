@@ -46,6 +46,8 @@ export interface ManifestResource {
   code: string;
   label?: string;
   tree?: boolean;
+  /** A subject without a table of its own (the live state, a report): the table whose rows (and data rule) it reads. */
+  scopeVia?: string;
   operations: ManifestOperation[];
   actions: ManifestAction[];
   fields: Record<string, ManifestField>;
@@ -133,10 +135,12 @@ export interface BindingCalls {
 
 /**
  * The binding of `other` rows to an `owner` row, as the server declares it: actions `<owner>_<other>_bound`,
- * `_unbound` (kind read), `_bind` (kind bind) and `_unbind` (kind unbind). Throws when the server has none.
+ * `_unbound` (kind read), `_bind` (kind bind) and `_unbind` (kind unbind), on the owner's resource or on a subject
+ * of its own (the drivers authorized on a vehicle are `vehicle_driver`'s). Throws when the server has none.
  */
 export function bindingCalls(owner: string, other: string): BindingCalls {
-  const { actions } = manifestResource(owner);
+  manifestResource(owner);
+  const actions = Object.values(MANIFEST).flatMap((r) => r.actions);
   const find = (suffix: string, kind: string) => {
     const found = actions.find((a) => a.name === `${owner}_${other}_${suffix}` && a.kind === kind);
     if (!found) throw new Error(`the server's resource "${owner}" has no ${suffix} action for "${other}"`);

@@ -357,7 +357,7 @@ export interface paths {
          * One vehicle's abnormal conditions (each with since when), its active fault codes and its alarms in progress (none: the vehicle is normal)
          * @description Permission: the button alarm_abnormal. Kind: read.
          */
-        get: operations["alarm-vehicle_abnormal_info"];
+        get: operations["alarm-abnormal_abnormal_info"];
         put?: never;
         post?: never;
         delete?: never;
@@ -377,7 +377,7 @@ export interface paths {
          * The vehicles abnormal now (offline for days, never reported, terminal clock fault, a battery alarm open, fault codes active), longest first; paged. mechanismId: that organisation and those under it; carNo: contains; reason: one condition. Opening the first page without filters marks the list seen (getIsFirstOpenCarAbnormalInfo)
          * @description Permission: the button alarm_abnormal. Kind: read.
          */
-        get: operations["alarm-vehicle_abnormal_page"];
+        get: operations["alarm-abnormal_abnormal_page"];
         put?: never;
         post?: never;
         delete?: never;
@@ -397,7 +397,7 @@ export interface paths {
          * The caller's organisations holding abnormal vehicles (in them or under them) and how many; reason: one condition
          * @description Permission: the button alarm_abnormal. Kind: aggregate.
          */
-        get: operations["alarm-vehicle_abnormal_tree"];
+        get: operations["alarm-abnormal_abnormal_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -417,7 +417,7 @@ export interface paths {
          * Whether the abnormal vehicles (which, and their conditions) changed since the caller last opened their list, and how many there are now (a caller who never opened it: true when there are any)
          * @description Permission: the button alarm_abnormal. Kind: aggregate.
          */
-        get: operations["alarm-vehicle_abnormal_first_open"];
+        get: operations["alarm-abnormal_abnormal_first_open"];
         put?: never;
         post?: never;
         delete?: never;
@@ -477,7 +477,7 @@ export interface paths {
          * The vehicle type dictionary (car_type), in its order: the home page's labels. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: read.
          */
-        get: operations["carHome-vehicle_home_car_types"];
+        get: operations["carHome-home_home_car_types"];
         put?: never;
         post?: never;
         delete?: never;
@@ -497,7 +497,7 @@ export interface paths {
          * Battery warnings over the range by kind (low and high voltage, over current, over temperature, liquid level), those in progress, and the vehicles whose state of charge is low now. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_battery"];
+        get: operations["carHome-home_home_battery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -517,7 +517,7 @@ export interface paths {
          * The latest alarms of the range, newest first (at most size, 50). deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: read.
          */
-        get: operations["carHome-vehicle_home_recent_alarms"];
+        get: operations["carHome-home_home_recent_alarms"];
         put?: never;
         post?: never;
         delete?: never;
@@ -537,7 +537,7 @@ export interface paths {
          * Vehicles per organisation (their own), online and powered on, most first. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_by_organisation"];
+        get: operations["carHome-home_home_by_organisation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -557,7 +557,7 @@ export interface paths {
          * The fleet now: vehicles, online, powered on (by state), in alarm, terminals offline. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_overview"];
+        get: operations["carHome-home_home_overview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -577,7 +577,7 @@ export interface paths {
          * Boot (ACC on) and work hours, distance and utilisation (work / boot) over the range. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_open_sum"];
+        get: operations["carHome-home_home_open_sum"];
         put?: never;
         post?: never;
         delete?: never;
@@ -597,7 +597,7 @@ export interface paths {
          * Vehicle alarms over the range by type (collision, speeding, overload, fence, fault, battery, other), the vehicles that had one and the vehicles in alarm now. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_alarms"];
+        get: operations["carHome-home_home_alarms"];
         put?: never;
         post?: never;
         delete?: never;
@@ -617,7 +617,7 @@ export interface paths {
          * Vehicles per type (names of the car_type dictionary), online and powered on, most first. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_by_type"];
+        get: operations["carHome-home_home_by_type"];
         put?: never;
         post?: never;
         delete?: never;
@@ -639,7 +639,7 @@ export interface paths {
          * Vehicles online per hour (a one-day range; default today, up to the current hour) or per day (a longer range; with the vehicles powered on each day). Online in an hour or a day: the terminal sent a position in it. deptId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd), default today, at most 31 days. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        post: operations["carHome-vehicle_home_online_trend"];
+        post: operations["carHome-home_home_online_trend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -659,7 +659,7 @@ export interface paths {
          * Terminals not connected, by how long they have been silent (never, under a day, 1-7 days, 7 days or more: a device anomaly). deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        post: operations["carHome-vehicle_home_offline_analysis"];
+        post: operations["carHome-home_home_offline_analysis"];
         delete?: never;
         options?: never;
         head?: never;
@@ -679,7 +679,7 @@ export interface paths {
          * Vehicles whose terminal is offline, with the time it was last heard from: silent longest first, never heard from last; paged. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: read.
          */
-        post: operations["carHome-vehicle_home_offline_terminals"];
+        post: operations["carHome-home_home_offline_terminals"];
         delete?: never;
         options?: never;
         head?: never;
@@ -697,7 +697,7 @@ export interface paths {
          * The terminals of the vehicles: connected, not, never heard from, by protocol. deptId: that organisation and those under it. The home page is no menu: a valid token is enough; the caller's vehicles only (tenant, data scope)
          * @description Permission: every signed-in user. Kind: aggregate.
          */
-        get: operations["carHome-vehicle_home_terminals"];
+        get: operations["carHome-home_home_terminals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -829,9 +829,9 @@ export interface paths {
         };
         /**
          * Drivers authorized for a vehicle (each driver at most 200 vehicles): the rows bound, paged, with their filters
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus vehicle, driver. Kind: read.
          */
-        get: operations["carInfo-vehicle_vehicle_driver_bound"];
+        get: operations["carSet-vehicle_driver_vehicle_driver_bound"];
         put?: never;
         post?: never;
         delete?: never;
@@ -853,7 +853,7 @@ export interface paths {
          * Every alarm of the vehicles (any kind; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
-        post: operations["alarm-vehicle_alarm_all_list"];
+        post: operations["alarm-alarm_alarm_all_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -871,9 +871,9 @@ export interface paths {
         put?: never;
         /**
          * The electric vehicles with their battery now: state of charge, voltage, current, charge state, the hottest probe, the lowest and highest cell and their spread, battery alarms in progress; paged; the filters of getCarStateInfoList, and socBelow
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_battery_status_list"];
+        post: operations["carInfo-live_battery_status_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -913,7 +913,7 @@ export interface paths {
          * Collision alarms: level (1-5), threshold and actual peak (g), direction, driver (level: one level); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
-        post: operations["alarm-vehicle_alarm_collision_list"];
+        post: operations["alarm-alarm_alarm_collision_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -951,9 +951,9 @@ export interface paths {
         put?: never;
         /**
          * The combustion vehicles (diesel, petrol, natural gas) with their live state, paged; the filters of getCarStateInfoList
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_state_list_combustion"];
+        post: operations["carInfo-live_state_list_combustion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -971,9 +971,9 @@ export interface paths {
         put?: never;
         /**
          * The combustion vehicles with their engine control unit: engine number and brand, emission type, environmental code, fuel level, active fault codes, CAN ids reporting and the latest frame's time; paged; the filters of getCarStateInfoList, and faulty
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_ecu_list"];
+        post: operations["carInfo-live_ecu_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -989,9 +989,9 @@ export interface paths {
         };
         /**
          * One vehicle's efficiency day by day over a range of local days (at most a month): boot, work, move, load, move-load and idle hours, work and move efficiency, and its workload against the caller's vehicles of its type (in the organisation branch mechanismId, default all): ratio to their mean work hours; band: overloaded ≥ 2, normal, unsaturated ≤ 0.5, unused
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["carInfo-vehicle_car_efficiency"];
+        get: operations["monitor-vehicle_detail_car_efficiency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1013,7 +1013,7 @@ export interface paths {
          * The efficiency report's statistics over a range (at most a month): the selected vehicles together (hours, work and move efficiency) and per vehicle type with its workload bands (vehicles working ≥ 2× the type's mean, normal, ≤ 0.5×, unused); the report's filters (organisation branch, number, type, holidays)
          * @description Permission: the button report_efficiency. Kind: aggregate.
          */
-        post: operations["carInfo-vehicle_car_efficiency_statistics"];
+        post: operations["intelligentReport-efficiency_report_car_efficiency_statistics"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1031,9 +1031,9 @@ export interface paths {
         put?: never;
         /**
          * The electric vehicles (every type but diesel, petrol and natural gas) with their live state (charge in soc), paged; the filters of getCarStateInfoList
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_state_list_electric"];
+        post: operations["carInfo-live_state_list_electric"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1073,7 +1073,7 @@ export interface paths {
          * Fault alarms: each fault code a report carried that the previous one did not (code: contains); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
-        post: operations["alarm-vehicle_alarm_fault_list"];
+        post: operations["alarm-alarm_alarm_fault_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1111,9 +1111,9 @@ export interface paths {
         put?: never;
         /**
          * The fuel-cell vehicles with their live state, paged: the car_type dictionary has no fuel-cell type, so a fuel-cell vehicle is one whose battery type (电池类型) names it (燃料电池, 氢, fuel cell, hydrogen); the filters of getCarStateInfoList
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_state_list_fuel_cell"];
+        post: operations["carInfo-live_state_list_fuel_cell"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1131,9 +1131,9 @@ export interface paths {
         put?: never;
         /**
          * Every stored position of the vehicle of a terminal (deviceNumber) between beginTime and endTime (at most 7 days), oldest first, unsimplified, paged (current, size ≤ 1,000): the data table of a track
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        post: operations["carInfo-vehicle_gps_list"];
+        post: operations["positionTrailing-track_gps_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1151,9 +1151,9 @@ export interface paths {
         put?: never;
         /**
          * The stored positions of the vehicle of a terminal (deviceNumber) between beginTime and endTime (at most 7 days), oldest first, read by a cursor instead of pages: each answer holds up to size positions after the time after and the nextTime to ask from (none at the end), so a week is read without counting or skipping rows
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        post: operations["carInfo-vehicle_gps_list_by_cursor"];
+        post: operations["positionTrailing-track_gps_list_by_cursor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1186,9 +1186,9 @@ export interface paths {
         };
         /**
          * The vehicle with this frame number (the caller's scope), as getCarInfo answers it
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["carInfo-vehicle_by_frame_number"];
+        get: operations["carInfo-live_by_frame_number"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1208,9 +1208,9 @@ export interface paths {
         put?: never;
         /**
          * Latest position and state of the caller's vehicles
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_last_gps"];
+        post: operations["carInfo-live_last_gps"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1226,9 +1226,9 @@ export interface paths {
         };
         /**
          * One vehicle's card on the live monitor: its live state, organisation, type and status names, terminal, today's use (boot and work hours, distance, alarms) and its most recent alarm
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["carInfo-vehicle_monitor_info"];
+        get: operations["carInfo-live_monitor_info"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1250,7 +1250,7 @@ export interface paths {
          * Overload alarms: the threshold and the actual (highest) load, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
-        post: operations["alarm-vehicle_alarm_overload_list"];
+        post: operations["alarm-alarm_alarm_overload_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1268,9 +1268,9 @@ export interface paths {
         put?: never;
         /**
          * The tracks of several vehicles (carIds, 1 to 20) over one period (at most 7 days), side by side: each simplified like positionTrailing's for the map's zoom, all together never more than maxPoints (≤ 2,000: each vehicle its share); a vehicle the caller does not see is not found
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_tracks"];
+        post: operations["positionTrailing-track_tracks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1288,9 +1288,9 @@ export interface paths {
         put?: never;
         /**
          * The summary of one vehicle's trip over a period (a form: carId, beginTime, endTime, stopMinutes; at most 7 days): first and last position, distance, moving time, top and average speed, stops and their time, alarms
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        post: operations["carInfo-vehicle_trip_summary"];
+        post: operations["positionTrailing-track_trip_summary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1310,7 +1310,7 @@ export interface paths {
          * Speeding alarms: the limit, the speed when it began, the top speed, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
-        post: operations["alarm-vehicle_alarm_speeding_list"];
+        post: operations["alarm-alarm_alarm_speeding_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1328,9 +1328,9 @@ export interface paths {
         put?: never;
         /**
          * The stackers (car type 8, 堆高车) with their live state, paged; the filters of getCarStateInfoList
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_state_list_stacker"];
+        post: operations["carInfo-live_state_list_stacker"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1348,9 +1348,9 @@ export interface paths {
         put?: never;
         /**
          * The vehicles with their live state, paged; filters: organisation branch, number, type, state (offline, off, idle, moving, loaded, alarm)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_state_list_all"];
+        post: operations["carInfo-live_state_list_all"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1368,9 +1368,9 @@ export interface paths {
         put?: never;
         /**
          * The vehicles' statistics over a range of local days: days used, boot, work, move, load, lift and idle hours, distance, work efficiency and alarms by kind, per vehicle (a vehicle without data: zeros); filters: organisation branch, number, type (at most 31 days; paged, with the totals of every selected row)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        post: operations["carInfo-vehicle_car_statistics_list"];
+        post: operations["monitor-vehicle_detail_car_statistics_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1390,7 +1390,7 @@ export interface paths {
          * Other alarms and operation warnings: every kind but collision, speeding, overload and fault (fences, battery, long offline, the terminal's own alarms; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began) (at most 7 days; paged, with the totals of every selected row)
          * @description Permission: the button alarm_record. Kind: aggregate.
          */
-        post: operations["alarm-vehicle_alarm_warning_list"];
+        post: operations["alarm-alarm_alarm_warning_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1408,9 +1408,9 @@ export interface paths {
         put?: never;
         /**
          * The home page's vehicle list: the vehicles with their live state and today's use (boot and work hours, distance, alarms raised), paged; the filters of getCarStateInfoList
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        post: operations["carInfo-vehicle_home_car_list"];
+        post: operations["carInfo-live_home_car_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1569,7 +1569,7 @@ export interface paths {
          * Authorize drivers for vehicles (every driver for every vehicle; the vehicles share a type; each driver at most 200 vehicles); answers how many authorizations were added
          * @description Permission: the button driver_auth. Kind: bind.
          */
-        post: operations["carInfo-vehicle_batch_authorization"];
+        post: operations["carSet-vehicle_driver_batch_authorization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1589,7 +1589,7 @@ export interface paths {
          * Drivers authorized for a vehicle (each driver at most 200 vehicles): unbind rows; answers how many links were removed
          * @description Permission: the button driver_auth. Kind: unbind.
          */
-        post: operations["carInfo-vehicle_vehicle_driver_unbind"];
+        post: operations["carSet-vehicle_driver_vehicle_driver_unbind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1609,7 +1609,7 @@ export interface paths {
          * Drivers authorized for a vehicle (each driver at most 200 vehicles): bind rows (all or none); answers how many links were added
          * @description Permission: the button driver_auth. Kind: bind.
          */
-        post: operations["carInfo-vehicle_vehicle_driver_bind"];
+        post: operations["carSet-vehicle_driver_vehicle_driver_bind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1627,9 +1627,9 @@ export interface paths {
         put?: never;
         /**
          * Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): {carIds, crashThresholdValue, crashLevel?, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_threshold. Kind: action.
          */
-        post: operations["carSet-vehicle_crash_threshold"];
+        post: operations["carSet-car_set_crash_threshold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1647,9 +1647,9 @@ export interface paths {
         put?: never;
         /**
          * Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, authorizationStatus?, spotCheckSet?, slotCardSet?, carNetworkingSet?, seatBeltDetectionFunction?, dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) and the call is refused if it has not answered
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_func. Kind: action.
          */
-        post: operations["carSet-vehicle_funcset"];
+        post: operations["carSet-car_set_funcset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1667,9 +1667,9 @@ export interface paths {
         put?: never;
         /**
          * Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_lock. Kind: action.
          */
-        post: operations["carSet-vehicle_lock_car"];
+        post: operations["carSet-car_set_lock_car"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1687,9 +1687,9 @@ export interface paths {
         put?: never;
         /**
          * Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): {carIds, overloadThresholdValue, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_threshold. Kind: action.
          */
-        post: operations["carSet-vehicle_overload_threshold"];
+        post: operations["carSet-car_set_overload_threshold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1707,9 +1707,9 @@ export interface paths {
         put?: never;
         /**
          * Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_limit. Kind: action.
          */
-        post: operations["carSet-vehicle_rate_limiting"];
+        post: operations["carSet-car_set_rate_limiting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1725,9 +1725,9 @@ export interface paths {
         };
         /**
          * Drivers authorized for a vehicle (each driver at most 200 vehicles): the rows not bound, paged, with their filters
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus vehicle, driver. Kind: read.
          */
-        get: operations["carInfo-vehicle_vehicle_driver_unbound"];
+        get: operations["carSet-vehicle_driver_vehicle_driver_unbound"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1747,9 +1747,9 @@ export interface paths {
         put?: never;
         /**
          * Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_config. Kind: action.
          */
-        post: operations["carSet-vehicle_send_config"];
+        post: operations["carSet-car_set_send_config"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1765,9 +1765,9 @@ export interface paths {
         };
         /**
          * Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30)
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_config. Kind: action.
          */
-        get: operations["carSet-vehicle_query_config"];
+        get: operations["carSet-car_set_query_config"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1787,9 +1787,9 @@ export interface paths {
         put?: never;
         /**
          * Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): {carIds, speedCalibration (or carSpeedCalibration), wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_calibrate. Kind: action.
          */
-        post: operations["carSet-vehicle_speed_calibration"];
+        post: operations["carSet-car_set_speed_calibration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1807,9 +1807,9 @@ export interface paths {
         put?: never;
         /**
          * Set the load correction factor (0.5-2.0, vendor parameter 0xF007): {carIds, weightCalibration (or weighCalibration), wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button car_set_calibrate. Kind: action.
          */
-        post: operations["carSet-vehicle_weight_calibration"];
+        post: operations["carSet-car_set_weight_calibration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1825,9 +1825,9 @@ export interface paths {
         };
         /**
          * How many vehicles are in each state (mechanismId: of that organisation and those under it)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["carStatus-vehicle_status_count"];
+        get: operations["carStatus-live_status_count"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1845,9 +1845,9 @@ export interface paths {
         };
         /**
          * Remote diagnosis of one vehicle: its active fault codes and alarms in progress now, and its faults and alarms over a range of local days (at most 7), by kind and one by one
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        get: operations["carStatus-vehicle_diagnose"];
+        get: operations["carStatus-vehicle_detail_diagnose"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1865,9 +1865,9 @@ export interface paths {
         };
         /**
          * One vehicle's instrument now: speed, load, state of charge or fuel, lock level, state
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["carStatus-vehicle_real_time_meter"];
+        get: operations["carStatus-live_real_time_meter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1885,9 +1885,9 @@ export interface paths {
         };
         /**
          * One vehicle's run history per local day (at most 7): hours on, working, moving, loaded, lifting and idle, distance, alarms, and the energy used and added (battery % points or fuel litres)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["carStatus-vehicle_stage_count"];
+        get: operations["carStatus-live_stage_count"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1905,9 +1905,9 @@ export interface paths {
         };
         /**
          * One vehicle's file and its terminal (protocol, versions, online, last heard)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["carStatus-vehicle_vehicle_info"];
+        get: operations["carStatus-live_vehicle_info"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1947,7 +1947,7 @@ export interface paths {
          * The place at a position (location=lon,lat): the nearest named place from the embedded offline geocoder, or the configured online provider's address; cached; a position near no place answers its coordinates. Every signed-in user
          * @description Permission: every signed-in user. Kind: read.
          */
-        get: operations["common-vehicle_address"];
+        get: operations["common-address_address"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2609,7 +2609,7 @@ export interface paths {
          * The faults as .xlsx with the same filters: by vehicle (by=car) or by code (by=type)
          * @description Permission: the button alarm_fault_export. Kind: export.
          */
-        get: operations["alarm-vehicle_fault_export"];
+        get: operations["alarm-fault_code_fault_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2629,7 +2629,7 @@ export interface paths {
          * Faults by vehicle over the range: how many, the codes, the last, the codes active now; latest first, paged. mechanismId: that organisation and those under it; carNo, code: contain; faultType: the code's prefix; startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most 7 days
          * @description Permission: the button alarm_fault. Kind: aggregate.
          */
-        get: operations["alarm-vehicle_fault_car_page"];
+        get: operations["alarm-fault_code_fault_car_page"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2649,7 +2649,7 @@ export interface paths {
          * Faults by code over the range: times reported, vehicles, the last, vehicles with it active now; most first, paged. mechanismId: that organisation and those under it; carNo, code: contain; faultType: the code's prefix; startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most 7 days
          * @description Permission: the button alarm_fault. Kind: aggregate.
          */
-        get: operations["alarm-vehicle_fault_type_page"];
+        get: operations["alarm-fault_code_fault_type_page"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2669,7 +2669,7 @@ export interface paths {
          * The fault types reported over the range and their codes, with how often. mechanismId: that organisation and those under it; startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most 7 days
          * @description Permission: the button alarm_fault. Kind: aggregate.
          */
-        get: operations["alarm-vehicle_fault_tree"];
+        get: operations["alarm-fault_code_fault_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2689,7 +2689,7 @@ export interface paths {
          * Vehicle efficiency report: per vehicle over the range, boot, load, move, idle and move-load hours and move efficiency (move / boot, %): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button report_efficiency_export. Kind: export.
          */
-        get: operations["intelligentReport-vehicle_export_car_work_efficiency_list"];
+        get: operations["intelligentReport-efficiency_report_export_car_work_efficiency_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2711,7 +2711,7 @@ export interface paths {
          * The fleet's hours per day of the range: boot, work, move and idle hours summed over the selected vehicles, and how many of them worked (at most 31 days; a list, unpaged)
          * @description Permission: the button report_efficiency. Kind: aggregate.
          */
-        post: operations["intelligentReport-vehicle_car_fleet_work_time_count"];
+        post: operations["intelligentReport-efficiency_report_car_fleet_work_time_count"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2731,7 +2731,7 @@ export interface paths {
          * Vehicle efficiency report: per vehicle over the range, boot, load, move, idle and move-load hours and move efficiency (move / boot, %) (at most 31 days; paged, with the totals of every selected row)
          * @description Permission: the button report_efficiency. Kind: aggregate.
          */
-        post: operations["intelligentReport-vehicle_car_work_efficiency_list"];
+        post: operations["intelligentReport-efficiency_report_car_work_efficiency_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2747,9 +2747,9 @@ export interface paths {
         };
         /**
          * One vehicle's hours on over a range of local days (at most 7) broken down: empty travel, loaded, lifting only, idle (a waterfall); the data knows no shifts, so per day
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_team_waterfall"];
+        get: operations["monitor-vehicle_detail_team_waterfall"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2767,9 +2767,9 @@ export interface paths {
         };
         /**
          * One vehicle's DPF differential pressure (J1939 SPN 3251, kPa) over a period (at most 7 days)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_differential_pressure"];
+        get: operations["monitor-vehicle_detail_differential_pressure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2787,9 +2787,9 @@ export interface paths {
         };
         /**
          * One vehicle's exhaust after-treatment over a period (at most 7 days): DPF soot load (SPN 3719), DEF tank level (SPN 1761), DPF regenerations
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_ecu_post_processing"];
+        get: operations["monitor-vehicle_detail_ecu_post_processing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2807,9 +2807,9 @@ export interface paths {
         };
         /**
          * One vehicle's DPF flow resistance over a period (at most 7 days): differential pressure over exhaust mass flow (kPa per t/h), idle samples filtered out
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_filtered_flow_resistance"];
+        get: operations["monitor-vehicle_detail_filtered_flow_resistance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2827,9 +2827,9 @@ export interface paths {
         };
         /**
          * One vehicle's engine fuel rate (J1939 SPN 183, L/h) over a period (at most 7 days) and the litres injected
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_fuel_injection"];
+        get: operations["monitor-vehicle_detail_fuel_injection"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2847,9 +2847,9 @@ export interface paths {
         };
         /**
          * One vehicle's hours on over a period (at most 7 days) by band of speed and of load
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_run_condition"];
+        get: operations["monitor-vehicle_detail_run_condition"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2867,9 +2867,9 @@ export interface paths {
         };
         /**
          * One vehicle's engine duty over a period (at most 7 days): hours by band of engine speed (SPN 190) and of load (SPN 92), a 2-D histogram
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_road_spectrum"];
+        get: operations["monitor-vehicle_detail_road_spectrum"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2887,9 +2887,9 @@ export interface paths {
         };
         /**
          * One vehicle's battery temperatures over a period (beginTime/endTime, at most 7 days): the hottest and coolest probe per bucket of time (1 minute or longer, at most 1,000 buckets)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_temperature"];
+        get: operations["monitor-vehicle_detail_temperature"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2907,9 +2907,9 @@ export interface paths {
         };
         /**
          * One vehicle's accelerator pedal position (J1939 SPN 91) over a period (at most 7 days): per bucket of time and as hours in bands of 10 %
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_throttle_opening"];
+        get: operations["monitor-vehicle_detail_throttle_opening"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2927,9 +2927,9 @@ export interface paths {
         };
         /**
          * One vehicle's distance per local day (at most 7) and its odometer now
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_total_mileage"];
+        get: operations["monitor-vehicle_detail_total_mileage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2947,9 +2947,9 @@ export interface paths {
         };
         /**
          * One vehicle's utilisation (work / boot) on each day of a month (yyyy-MM): a calendar
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_efficiency_calendar"];
+        get: operations["monitor-vehicle_detail_efficiency_calendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2967,9 +2967,9 @@ export interface paths {
         };
         /**
          * One vehicle's hours worked per hour of the day and local day (at most 7 days): a heat map
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["monitor-vehicle_work_time_thermal"];
+        get: operations["monitor-vehicle_detail_work_time_thermal"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2989,9 +2989,9 @@ export interface paths {
         put?: never;
         /**
          * Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button terminal_version_update. Kind: action.
          */
-        post: operations["operation-vehicle_version_update"];
+        post: operations["operation-terminal_version_version_update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3009,9 +3009,9 @@ export interface paths {
         put?: never;
         /**
          * Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button parameter_query_send. Kind: action.
          */
-        post: operations["parameterQuery-vehicle_hardware_version_query"];
+        post: operations["parameterQuery-parameter_query_hardware_version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3029,9 +3029,9 @@ export interface paths {
         put?: never;
         /**
          * Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button parameter_query_send. Kind: action.
          */
-        post: operations["parameterQuery-vehicle_software_version_query"];
+        post: operations["parameterQuery-parameter_query_software_version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3049,9 +3049,9 @@ export interface paths {
         put?: never;
         /**
          * Ask terminals what they are (0x8107 query attributes: model, ICCID, hardware and firmware versions; the answer also updates the terminal's record): {carIds, wait}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button parameter_query_send. Kind: action.
          */
-        post: operations["parameterQuery-vehicle_version_query"];
+        post: operations["parameterQuery-parameter_query_version_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3492,9 +3492,9 @@ export interface paths {
         };
         /**
          * The alarms of one vehicle over a period (kind: of one kind), oldest first, where they were raised
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        get: operations["positionTrailing-vehicle_alarm_detail"];
+        get: operations["positionTrailing-track_alarm_detail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3512,9 +3512,9 @@ export interface paths {
         };
         /**
          * How many alarms of each kind one vehicle raised over a period
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: aggregate.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: aggregate.
          */
-        get: operations["positionTrailing-vehicle_alarm_counts"];
+        get: operations["positionTrailing-track_alarm_counts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3532,9 +3532,9 @@ export interface paths {
         };
         /**
          * Where the vehicles were at a moment: for one vehicle (carId) or those of an organisation branch (mechanismId; none: every vehicle of the caller), each vehicle's last valid fix at or before time and at most withinMinutes before it; without time, each vehicle's latest known position. A vehicle without such a fix is left out
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["positionTrailing-vehicle_car_position"];
+        get: operations["positionTrailing-live_car_position"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3552,9 +3552,9 @@ export interface paths {
         };
         /**
          * Live state of one vehicle
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["positionTrailing-vehicle_real_time"];
+        get: operations["positionTrailing-live_real_time"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3572,9 +3572,9 @@ export interface paths {
         };
         /**
          * The caller's organisations with their vehicles under them (only branches that hold a vehicle)
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: read.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: read.
          */
-        get: operations["positionTrailing-vehicle_car_tree"];
+        get: operations["positionTrailing-track_car_tree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3592,9 +3592,9 @@ export interface paths {
         };
         /**
          * The phases of one vehicle over a period (off, idle, moving, loaded; none: no data), from its samples with the pipeline's classifier and the vehicle's thresholds, and the seconds in each
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        get: operations["positionTrailing-vehicle_phases"];
+        get: operations["positionTrailing-track_phases"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3612,9 +3612,9 @@ export interface paths {
         };
         /**
          * Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; default: the day before endTime, which defaults to now), oldest first, simplified for the map's zoom and never more than maxPoints (≤ 2,000) points; with its stops
-         * @description Permission: one of the menus vehicle, car_monitor, fence, command_log. Kind: sub.
+         * @description Permission: one of the menus car_track, car_monitor, vehicle, fence, command_log. Kind: sub.
          */
-        get: operations["positionTrailing-vehicle_track"];
+        get: operations["positionTrailing-track_track"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3670,7 +3670,7 @@ export interface paths {
          * Driver behaviour alarms of the driver cameras (fatigue, phone, smoking, distraction, no face, camera blocked, face mismatch) counted by type over the range, every type listed (at most 31 days; a list, unpaged)
          * @description Permission: the button driver_behavior. Kind: aggregate.
          */
-        post: operations["driverBehaviorAnalysis-vehicle_face_alarm_type_count"];
+        post: operations["driverBehaviorAnalysis-driver_behavior_face_alarm_type_count"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3690,7 +3690,7 @@ export interface paths {
          * Driver behaviour alarms per local day of the range: each type's count and the day's total (at most 31 days; a list, unpaged)
          * @description Permission: the button driver_behavior. Kind: aggregate.
          */
-        post: operations["driverBehaviorAnalysis-vehicle_face_alarm_type_count_trend"];
+        post: operations["driverBehaviorAnalysis-driver_behavior_face_alarm_type_count_trend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7093,7 +7093,7 @@ export interface paths {
          * Every alarm of the vehicles (any kind; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button alarm_record_export. Kind: export.
          */
-        get: operations["alarm-vehicle_export_alarm_all_list"];
+        get: operations["alarm-alarm_export_alarm_all_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7113,7 +7113,7 @@ export interface paths {
          * Collision alarms: level (1-5), threshold and actual peak (g), direction, driver (level: one level); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button alarm_record_export. Kind: export.
          */
-        get: operations["alarm-vehicle_export_alarm_collision_list"];
+        get: operations["alarm-alarm_export_alarm_collision_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7133,7 +7133,7 @@ export interface paths {
          * Fault alarms: each fault code a report carried that the previous one did not (code: contains); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button alarm_record_export. Kind: export.
          */
-        get: operations["alarm-vehicle_export_alarm_fault_list"];
+        get: operations["alarm-alarm_export_alarm_fault_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7153,7 +7153,7 @@ export interface paths {
          * Overload alarms: the threshold and the actual (highest) load, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button alarm_record_export. Kind: export.
          */
-        get: operations["alarm-vehicle_export_alarm_overload_list"];
+        get: operations["alarm-alarm_export_alarm_overload_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7173,7 +7173,7 @@ export interface paths {
          * Speeding alarms: the limit, the speed when it began, the top speed, how long it lasted; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button alarm_record_export. Kind: export.
          */
-        get: operations["alarm-vehicle_export_alarm_speeding_list"];
+        get: operations["alarm-alarm_export_alarm_speeding_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7193,7 +7193,7 @@ export interface paths {
          * Other alarms and operation warnings: every kind but collision, speeding, overload and fault (fences, battery, long offline, the terminal's own alarms; kind: one of them); newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / endTime (local days, the day the alarm began): the rows as .xlsx with the same filters (query parameters), and a totals row
          * @description Permission: the button alarm_record_export. Kind: export.
          */
-        get: operations["alarm-vehicle_export_alarm_warning_list"];
+        get: operations["alarm-alarm_export_alarm_warning_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7213,7 +7213,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel pending (queued) commands by ids=1,2: every selected command must be pending; all or none
-         * @description Permission: the button vehicle_edit. Kind: batch.
+         * @description Permission: the button command_log_cancel. Kind: batch.
          */
         post: operations["command-command_cancel"];
         delete?: never;
@@ -7270,9 +7270,9 @@ export interface paths {
         put?: never;
         /**
          * Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | factory_reset | close_data_link | ..., params?}, vehicle_control {lockLevel | doors | controls}, text {text, display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, query_attributes {}
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button command_log_send. Kind: action.
          */
-        post: operations["command-vehicle_send"];
+        post: operations["command-command_send"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7430,9 +7430,29 @@ export interface paths {
         put?: never;
         /**
          * Ingest fixes of the caller's terminals
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button ingest_post. Kind: action.
          */
-        post: operations["telemetry-vehicle_ingest"];
+        post: operations["telemetry-ingest_ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/live/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket to the live feed (the WebSocket at /api/liftdesk/live): single use, valid 30 s, for the caller's token, so that no token is written in a URL; needs the right to read the live state (the monitor's menu)
+         * @description Permission: one of the menus car_monitor, vehicle, fence, command_log. Kind: action.
+         */
+        post: operations["live-live_live_ticket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7550,9 +7570,9 @@ export interface paths {
         put?: never;
         /**
          * Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm
-         * @description Permission: the button vehicle_edit. Kind: action.
+         * @description Permission: the button terminal_release. Kind: action.
          */
-        post: operations["command-vehicle_release_terminal"];
+        post: operations["command-terminal_release_terminal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10528,6 +10548,19 @@ export interface components {
             /** Validuntil */
             validUntil?: string | null;
         };
+        /** @description paging, sorting and filters (as in the query, e.g. name_like); merged over the query */
+        DriverReminderFilters: {
+            /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+            ascs?: string;
+            /** @description page number, from 1 */
+            current?: number;
+            /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+            descs?: string;
+            /** @description rows per page (at most 1000 are given) */
+            size?: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** DriverReminderOut */
         DriverReminderOut: {
             /** Createdept */
@@ -11291,6 +11324,19 @@ export interface components {
             deviceNumber?: string | null;
             /** Mechanismid */
             mechanismId?: string | null;
+        };
+        /** @description paging, sorting and filters (as in the query, e.g. name_like); merged over the query */
+        FenceFilters: {
+            /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
+            ascs?: string;
+            /** @description page number, from 1 */
+            current?: number;
+            /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
+            descs?: string;
+            /** @description rows per page (at most 1000 are given) */
+            size?: number;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * FenceIn
@@ -12404,6 +12450,19 @@ export interface components {
              * @default null
              */
             time: string | null;
+        };
+        /** LiveTicket */
+        LiveTicket: {
+            /**
+             * Expiresin
+             * @description seconds the ticket stays valid
+             */
+            expiresIn: number;
+            /**
+             * Ticket
+             * @description connect to the live feed with ?ticket= within expiresIn seconds; single use
+             */
+            ticket: string;
         };
         /**
          * LiveVehicle
@@ -15550,6 +15609,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["LicenseOut"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[LiveTicket] */
+        R_LiveTicket_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["LiveTicket"] | null;
             /**
              * Msg
              * @default
@@ -21638,6 +21716,8 @@ export interface components {
         };
         /** @description id and the fields to change */
         liftdesk__core__crud__DriverInUpdate__2: components["schemas"]["liftdesk__core__crud__DriverInUpdate__1"];
+        /** @description id and the fields to change */
+        liftdesk__core__crud__DriverInUpdate__3: components["schemas"]["liftdesk__core__crud__DriverInUpdate__1"];
         /** DriverPaperInUpdate */
         liftdesk__core__crud__DriverPaperInUpdate__1: {
             /**
@@ -22360,15 +22440,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_NoticeOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "notice-notice_remove": {
@@ -22390,15 +22461,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -22553,15 +22615,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_CodeOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "code-code_remove": {
@@ -22583,15 +22636,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -22679,15 +22723,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_DatasourceOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "datasource-datasource_remove": {
@@ -22709,15 +22744,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -22755,7 +22781,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_abnormal_info": {
+    "alarm-abnormal_abnormal_info": {
         parameters: {
             query: {
                 /** @description the vehicle */
@@ -22787,7 +22813,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_abnormal_page": {
+    "alarm-abnormal_abnormal_page": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -22825,7 +22851,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_abnormal_tree": {
+    "alarm-abnormal_abnormal_tree": {
         parameters: {
             query?: {
                 /** @description one abnormal condition */
@@ -22857,7 +22883,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_abnormal_first_open": {
+    "alarm-abnormal_abnormal_first_open": {
         parameters: {
             query?: never;
             header?: never;
@@ -22952,7 +22978,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_car_types": {
+    "carHome-home_home_car_types": {
         parameters: {
             query?: never;
             header?: never;
@@ -22972,7 +22998,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_battery": {
+    "carHome-home_home_battery": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23008,7 +23034,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_recent_alarms": {
+    "carHome-home_home_recent_alarms": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23046,7 +23072,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_by_organisation": {
+    "carHome-home_home_by_organisation": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23078,7 +23104,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_overview": {
+    "carHome-home_home_overview": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23110,7 +23136,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_open_sum": {
+    "carHome-home_home_open_sum": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23146,7 +23172,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_alarms": {
+    "carHome-home_home_alarms": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23182,7 +23208,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_by_type": {
+    "carHome-home_home_by_type": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23214,7 +23240,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_online_trend": {
+    "carHome-home_home_online_trend": {
         parameters: {
             query?: never;
             header?: never;
@@ -23247,7 +23273,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_offline_analysis": {
+    "carHome-home_home_offline_analysis": {
         parameters: {
             query?: never;
             header?: never;
@@ -23280,7 +23306,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_offline_terminals": {
+    "carHome-home_home_offline_terminals": {
         parameters: {
             query?: never;
             header?: never;
@@ -23313,7 +23339,7 @@ export interface operations {
             };
         };
     };
-    "carHome-vehicle_home_terminals": {
+    "carHome-home_home_terminals": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -23453,15 +23479,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_bool_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "carInfo-vehicle_export_vehicle": {
@@ -23504,7 +23521,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_vehicle_driver_bound": {
+    "carSet-vehicle_driver_vehicle_driver_bound": {
         parameters: {
             query: {
                 /** @description page number, from 1 */
@@ -23544,7 +23561,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_alarm_all_list": {
+    "alarm-alarm_alarm_all_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -23577,7 +23594,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_battery_status_list": {
+    "carInfo-live_battery_status_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -23641,7 +23658,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_alarm_collision_list": {
+    "alarm-alarm_alarm_collision_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -23694,7 +23711,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_state_list_combustion": {
+    "carInfo-live_state_list_combustion": {
         parameters: {
             query?: never;
             header?: never;
@@ -23727,7 +23744,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_ecu_list": {
+    "carInfo-live_ecu_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -23760,7 +23777,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_car_efficiency": {
+    "monitor-vehicle_detail_car_efficiency": {
         parameters: {
             query: {
                 /** @description an organisation and every organisation under it */
@@ -23798,7 +23815,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_car_efficiency_statistics": {
+    "intelligentReport-efficiency_report_car_efficiency_statistics": {
         parameters: {
             query?: never;
             header?: never;
@@ -23831,7 +23848,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_state_list_electric": {
+    "carInfo-live_state_list_electric": {
         parameters: {
             query?: never;
             header?: never;
@@ -23895,7 +23912,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_alarm_fault_list": {
+    "alarm-alarm_alarm_fault_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -23970,7 +23987,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_state_list_fuel_cell": {
+    "carInfo-live_state_list_fuel_cell": {
         parameters: {
             query?: never;
             header?: never;
@@ -24003,7 +24020,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_gps_list": {
+    "positionTrailing-track_gps_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -24036,7 +24053,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_gps_list_by_cursor": {
+    "positionTrailing-track_gps_list_by_cursor": {
         parameters: {
             query?: never;
             header?: never;
@@ -24094,7 +24111,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_by_frame_number": {
+    "carInfo-live_by_frame_number": {
         parameters: {
             query: {
                 /** @description the vehicle's frame number (VIN), exactly */
@@ -24126,7 +24143,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_last_gps": {
+    "carInfo-live_last_gps": {
         parameters: {
             query?: never;
             header?: never;
@@ -24159,7 +24176,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_monitor_info": {
+    "carInfo-live_monitor_info": {
         parameters: {
             query: {
                 carId: string;
@@ -24190,7 +24207,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_alarm_overload_list": {
+    "alarm-alarm_alarm_overload_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -24223,7 +24240,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_tracks": {
+    "positionTrailing-track_tracks": {
         parameters: {
             query?: never;
             header?: never;
@@ -24256,7 +24273,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_trip_summary": {
+    "positionTrailing-track_trip_summary": {
         parameters: {
             query?: never;
             header?: never;
@@ -24301,7 +24318,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_alarm_speeding_list": {
+    "alarm-alarm_alarm_speeding_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -24334,7 +24351,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_state_list_stacker": {
+    "carInfo-live_state_list_stacker": {
         parameters: {
             query?: never;
             header?: never;
@@ -24367,7 +24384,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_state_list_all": {
+    "carInfo-live_state_list_all": {
         parameters: {
             query?: never;
             header?: never;
@@ -24400,7 +24417,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_car_statistics_list": {
+    "monitor-vehicle_detail_car_statistics_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -24433,7 +24450,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_alarm_warning_list": {
+    "alarm-alarm_alarm_warning_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -24466,7 +24483,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_home_car_list": {
+    "carInfo-live_home_car_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -24595,15 +24612,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_VehicleOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "carInfo-vehicle_updateCarInfoById": {
@@ -24693,15 +24701,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_bool_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "fence-fence_v2_getElectronicFence": {
@@ -24722,18 +24721,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": ({
-                    /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
-                    ascs?: string;
-                    /** @description page number, from 1 */
-                    current?: number;
-                    /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
-                    descs?: string;
-                    /** @description rows per page (at most 1000 are given) */
-                    size?: number;
-                } & {
-                    [key: string]: unknown;
-                }) | null;
+                "application/json": components["schemas"]["FenceFilters"] | null;
             };
         };
         responses: {
@@ -24790,7 +24778,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_batch_authorization": {
+    "carSet-vehicle_driver_batch_authorization": {
         parameters: {
             query?: never;
             header?: never;
@@ -24823,7 +24811,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_vehicle_driver_unbind": {
+    "carSet-vehicle_driver_vehicle_driver_unbind": {
         parameters: {
             query?: never;
             header?: never;
@@ -24856,7 +24844,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_vehicle_driver_bind": {
+    "carSet-vehicle_driver_vehicle_driver_bind": {
         parameters: {
             query?: never;
             header?: never;
@@ -24889,7 +24877,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_crash_threshold": {
+    "carSet-car_set_crash_threshold": {
         parameters: {
             query?: never;
             header?: never;
@@ -24922,7 +24910,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_funcset": {
+    "carSet-car_set_funcset": {
         parameters: {
             query?: never;
             header?: never;
@@ -24955,7 +24943,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_lock_car": {
+    "carSet-car_set_lock_car": {
         parameters: {
             query?: never;
             header?: never;
@@ -24988,7 +24976,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_overload_threshold": {
+    "carSet-car_set_overload_threshold": {
         parameters: {
             query?: never;
             header?: never;
@@ -25021,7 +25009,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_rate_limiting": {
+    "carSet-car_set_rate_limiting": {
         parameters: {
             query?: never;
             header?: never;
@@ -25054,7 +25042,7 @@ export interface operations {
             };
         };
     };
-    "carInfo-vehicle_vehicle_driver_unbound": {
+    "carSet-vehicle_driver_vehicle_driver_unbound": {
         parameters: {
             query: {
                 /** @description page number, from 1 */
@@ -25094,7 +25082,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_send_config": {
+    "carSet-car_set_send_config": {
         parameters: {
             query?: never;
             header?: never;
@@ -25127,7 +25115,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_query_config": {
+    "carSet-car_set_query_config": {
         parameters: {
             query?: {
                 /** @description seconds to wait for the answer (0-30; more waits 30) */
@@ -25161,7 +25149,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_speed_calibration": {
+    "carSet-car_set_speed_calibration": {
         parameters: {
             query?: never;
             header?: never;
@@ -25194,7 +25182,7 @@ export interface operations {
             };
         };
     };
-    "carSet-vehicle_weight_calibration": {
+    "carSet-car_set_weight_calibration": {
         parameters: {
             query?: never;
             header?: never;
@@ -25227,7 +25215,7 @@ export interface operations {
             };
         };
     };
-    "carStatus-vehicle_status_count": {
+    "carStatus-live_status_count": {
         parameters: {
             query?: {
                 /** @description an organisation and the ones under it */
@@ -25259,7 +25247,7 @@ export interface operations {
             };
         };
     };
-    "carStatus-vehicle_diagnose": {
+    "carStatus-vehicle_detail_diagnose": {
         parameters: {
             query: {
                 carId: string;
@@ -25294,7 +25282,7 @@ export interface operations {
             };
         };
     };
-    "carStatus-vehicle_real_time_meter": {
+    "carStatus-live_real_time_meter": {
         parameters: {
             query: {
                 carId: string;
@@ -25325,7 +25313,7 @@ export interface operations {
             };
         };
     };
-    "carStatus-vehicle_stage_count": {
+    "carStatus-live_stage_count": {
         parameters: {
             query: {
                 carId: string;
@@ -25360,7 +25348,7 @@ export interface operations {
             };
         };
     };
-    "carStatus-vehicle_vehicle_info": {
+    "carStatus-live_vehicle_info": {
         parameters: {
             query: {
                 carId: string;
@@ -25423,7 +25411,7 @@ export interface operations {
             };
         };
     };
-    "common-vehicle_address": {
+    "common-address_address": {
         parameters: {
             query: {
                 /** @description lon,lat (WGS-84, AMap's order), e.g. 121.4737,31.2304 */
@@ -26211,15 +26199,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_DriverOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "driver-driver_by_name": {
@@ -26337,7 +26316,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["liftdesk__core__crud__DriverInUpdate__2"];
+                "application/json": components["schemas"]["liftdesk__core__crud__DriverInUpdate__3"];
             };
         };
         responses: {
@@ -26444,15 +26423,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_ApplyOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "driverApply-driver_apply_remove": {
@@ -26474,15 +26444,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -26520,7 +26481,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_fault_export": {
+    "alarm-fault_code_fault_export": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -26564,7 +26525,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_fault_car_page": {
+    "alarm-fault_code_fault_car_page": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -26608,7 +26569,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_fault_type_page": {
+    "alarm-fault_code_fault_type_page": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -26652,7 +26613,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_fault_tree": {
+    "alarm-fault_code_fault_tree": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -26694,7 +26655,7 @@ export interface operations {
             };
         };
     };
-    "intelligentReport-vehicle_export_car_work_efficiency_list": {
+    "intelligentReport-efficiency_report_export_car_work_efficiency_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -26735,7 +26696,7 @@ export interface operations {
             };
         };
     };
-    "intelligentReport-vehicle_car_fleet_work_time_count": {
+    "intelligentReport-efficiency_report_car_fleet_work_time_count": {
         parameters: {
             query?: never;
             header?: never;
@@ -26768,7 +26729,7 @@ export interface operations {
             };
         };
     };
-    "intelligentReport-vehicle_car_work_efficiency_list": {
+    "intelligentReport-efficiency_report_car_work_efficiency_list": {
         parameters: {
             query?: never;
             header?: never;
@@ -26801,7 +26762,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_team_waterfall": {
+    "monitor-vehicle_detail_team_waterfall": {
         parameters: {
             query: {
                 carId: string;
@@ -26836,7 +26797,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_differential_pressure": {
+    "monitor-vehicle_detail_differential_pressure": {
         parameters: {
             query: {
                 carId: string;
@@ -26871,7 +26832,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_ecu_post_processing": {
+    "monitor-vehicle_detail_ecu_post_processing": {
         parameters: {
             query: {
                 carId: string;
@@ -26906,7 +26867,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_filtered_flow_resistance": {
+    "monitor-vehicle_detail_filtered_flow_resistance": {
         parameters: {
             query: {
                 carId: string;
@@ -26941,7 +26902,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_fuel_injection": {
+    "monitor-vehicle_detail_fuel_injection": {
         parameters: {
             query: {
                 carId: string;
@@ -26976,7 +26937,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_run_condition": {
+    "monitor-vehicle_detail_run_condition": {
         parameters: {
             query: {
                 carId: string;
@@ -27011,7 +26972,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_road_spectrum": {
+    "monitor-vehicle_detail_road_spectrum": {
         parameters: {
             query: {
                 carId: string;
@@ -27046,7 +27007,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_temperature": {
+    "monitor-vehicle_detail_temperature": {
         parameters: {
             query: {
                 carId: string;
@@ -27081,7 +27042,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_throttle_opening": {
+    "monitor-vehicle_detail_throttle_opening": {
         parameters: {
             query: {
                 carId: string;
@@ -27116,7 +27077,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_total_mileage": {
+    "monitor-vehicle_detail_total_mileage": {
         parameters: {
             query: {
                 carId: string;
@@ -27151,7 +27112,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_efficiency_calendar": {
+    "monitor-vehicle_detail_efficiency_calendar": {
         parameters: {
             query: {
                 carId: string;
@@ -27184,7 +27145,7 @@ export interface operations {
             };
         };
     };
-    "monitor-vehicle_work_time_thermal": {
+    "monitor-vehicle_detail_work_time_thermal": {
         parameters: {
             query: {
                 carId: string;
@@ -27219,7 +27180,7 @@ export interface operations {
             };
         };
     };
-    "operation-vehicle_version_update": {
+    "operation-terminal_version_version_update": {
         parameters: {
             query?: never;
             header?: never;
@@ -27252,7 +27213,7 @@ export interface operations {
             };
         };
     };
-    "parameterQuery-vehicle_hardware_version_query": {
+    "parameterQuery-parameter_query_hardware_version_query": {
         parameters: {
             query?: never;
             header?: never;
@@ -27285,7 +27246,7 @@ export interface operations {
             };
         };
     };
-    "parameterQuery-vehicle_software_version_query": {
+    "parameterQuery-parameter_query_software_version_query": {
         parameters: {
             query?: never;
             header?: never;
@@ -27318,7 +27279,7 @@ export interface operations {
             };
         };
     };
-    "parameterQuery-vehicle_version_query": {
+    "parameterQuery-parameter_query_version_query": {
         parameters: {
             query?: never;
             header?: never;
@@ -27535,15 +27496,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -27942,15 +27894,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_DriverOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "driver-driver_revert_password": {
@@ -28017,7 +27960,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_alarm_detail": {
+    "positionTrailing-track_alarm_detail": {
         parameters: {
             query: {
                 carId: string;
@@ -28054,7 +27997,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_alarm_counts": {
+    "positionTrailing-track_alarm_counts": {
         parameters: {
             query: {
                 carId: string;
@@ -28089,7 +28032,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_car_position": {
+    "positionTrailing-live_car_position": {
         parameters: {
             query?: {
                 /** @description one vehicle (none: every vehicle of the filters) */
@@ -28127,7 +28070,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_real_time": {
+    "positionTrailing-live_real_time": {
         parameters: {
             query: {
                 carId: string;
@@ -28158,7 +28101,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_car_tree": {
+    "positionTrailing-track_car_tree": {
         parameters: {
             query?: {
                 /** @description only vehicles whose number holds this */
@@ -28190,7 +28133,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_phases": {
+    "positionTrailing-track_phases": {
         parameters: {
             query: {
                 carId: string;
@@ -28225,7 +28168,7 @@ export interface operations {
             };
         };
     };
-    "positionTrailing-vehicle_track": {
+    "positionTrailing-track_track": {
         parameters: {
             query: {
                 carId: string;
@@ -28316,18 +28259,9 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_FaceRecordOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "driverBehaviorAnalysis-vehicle_face_alarm_type_count": {
+    "driverBehaviorAnalysis-driver_behavior_face_alarm_type_count": {
         parameters: {
             query?: never;
             header?: never;
@@ -28360,7 +28294,7 @@ export interface operations {
             };
         };
     };
-    "driverBehaviorAnalysis-vehicle_face_alarm_type_count_trend": {
+    "driverBehaviorAnalysis-driver_behavior_face_alarm_type_count_trend": {
         parameters: {
             query?: never;
             header?: never;
@@ -28465,18 +28399,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": ({
-                    /** @description columns to sort ascending by, comma-separated (camelCase or snake_case) */
-                    ascs?: string;
-                    /** @description page number, from 1 */
-                    current?: number;
-                    /** @description columns to sort descending by, comma-separated (camelCase or snake_case) */
-                    descs?: string;
-                    /** @description rows per page (at most 1000 are given) */
-                    size?: number;
-                } & {
-                    [key: string]: unknown;
-                }) | null;
+                "application/json": components["schemas"]["DriverReminderFilters"] | null;
             };
         };
         responses: {
@@ -28629,15 +28552,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_DriverPaperOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "driverInfoPaper-driver_paper_paper_view": {
@@ -28691,15 +28605,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -29048,15 +28953,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_SiteMessageOut__"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -29622,15 +29518,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_LogApiOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "log-log_error_error_detail": {
@@ -29691,15 +29578,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_LogErrorOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "log-log_usual_detail": {
@@ -29750,15 +29628,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_LogUsualOut__"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -29813,15 +29682,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_ReportFileOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "report_file-report_file_remove": {
@@ -29843,15 +29703,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -29938,15 +29789,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_AttachOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "files-attach_remove": {
@@ -29968,15 +29810,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -30095,15 +29928,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_OssOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "files-oss_remove": {
@@ -30125,15 +29949,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -30353,15 +30168,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_SmsOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "sms-sms_remove": {
@@ -30383,15 +30189,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -30479,15 +30276,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_ScopeApiOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "api_scope-api_scope_remove": {
@@ -30509,15 +30297,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -30605,15 +30384,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_ClientOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "client-client_remove": {
@@ -30635,15 +30405,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -30731,15 +30492,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_ScopeDataOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "data_scope-data_scope_remove": {
@@ -30761,15 +30513,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -30882,15 +30625,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -31063,15 +30797,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -31400,15 +31125,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_bool_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "dict_biz-dict_biz_submit": {
@@ -31630,15 +31346,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_bool_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "dict-dict_submit": {
@@ -31798,15 +31505,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "menu-menu_lazy_menu_list": {
@@ -31860,15 +31558,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -31932,15 +31621,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -32197,15 +31877,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_ParamOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "param-param_remove": {
@@ -32227,15 +31898,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -32323,15 +31985,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_PostOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "post-post_page": {
@@ -32361,15 +32014,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_PostOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "post-post_remove": {
@@ -32391,15 +32035,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -32505,15 +32140,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "region-region_list": {
@@ -32543,15 +32169,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_RegionOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "region-region_remove": {
@@ -32573,15 +32190,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -32696,15 +32304,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_list_TreeNode__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "role-role_list": {
@@ -32746,15 +32345,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -32967,15 +32557,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_TenantOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "tenant-tenant_remove": {
@@ -32997,15 +32578,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -33182,15 +32754,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_TopMenuOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "topmenu-topmenu_remove": {
@@ -33212,15 +32775,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -33569,15 +33123,6 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_UserOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     "user-user_page": {
@@ -33605,15 +33150,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_Page_UserOut__"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -33722,15 +33258,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["R_bool_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -34028,7 +33555,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_export_alarm_all_list": {
+    "alarm-alarm_export_alarm_all_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -34072,7 +33599,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_export_alarm_collision_list": {
+    "alarm-alarm_export_alarm_collision_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -34116,7 +33643,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_export_alarm_fault_list": {
+    "alarm-alarm_export_alarm_fault_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -34160,7 +33687,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_export_alarm_overload_list": {
+    "alarm-alarm_export_alarm_overload_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -34202,7 +33729,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_export_alarm_speeding_list": {
+    "alarm-alarm_export_alarm_speeding_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -34244,7 +33771,7 @@ export interface operations {
             };
         };
     };
-    "alarm-vehicle_export_alarm_warning_list": {
+    "alarm-alarm_export_alarm_warning_list": {
         parameters: {
             query?: {
                 /** @description an organisation and every organisation under it */
@@ -34378,18 +33905,9 @@ export interface operations {
                     "application/json": components["schemas"]["R_Page_CommandOut__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
-    "command-vehicle_send": {
+    "command-command_send": {
         parameters: {
             query?: never;
             header?: never;
@@ -34665,7 +34183,7 @@ export interface operations {
             };
         };
     };
-    "telemetry-vehicle_ingest": {
+    "telemetry-ingest_ingest": {
         parameters: {
             query?: never;
             header?: never;
@@ -34694,6 +34212,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "live-live_live_ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_LiveTicket_"];
                 };
             };
         };
@@ -34846,7 +34384,7 @@ export interface operations {
             };
         };
     };
-    "command-vehicle_release_terminal": {
+    "command-terminal_release_terminal": {
         parameters: {
             query: {
                 carId: string;

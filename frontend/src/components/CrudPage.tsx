@@ -121,7 +121,7 @@ export function CrudPage({ config, fixedParams, fixedValues, onRowClick, activeR
 
   // ---- the row buttons ---------------------------------------------------------------------
 
-  const ownActions = (config.rowActions ?? []).filter((a) => access.canDo(config.code, a.permission));
+  const ownActions = (config.rowActions ?? []).filter((a) => (a.button ? access.can(a.button) : access.canDo(config.code, a.permission)));
   const runAction = (a: RowAction, row: Row) => (isOpenAction(a) ? setDialog({ action: a, row }) : runCall(a, row));
   const buttons = (row: Row): RowButton[] => {
     const out: RowButton[] = [];

@@ -2,10 +2,20 @@ import type { FeedStatus } from './types';
 
 export const LIVE_PATH = '/api/liftdesk/live';
 
-/** The WebSocket URL of the live feed for a page served from `location` (ws: or wss: like the page). */
-export function liveUrl(token: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+/**
+ * The WebSocket URL of the live feed for a page served from `location` (ws: or wss: like the page), with a
+ * single-use ticket (`POST /api/liftdesk/live/ticket`): the access token is never written in a URL.
+ */
+export function liveUrl(ticket: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${LIVE_PATH}?blade-auth=${encodeURIComponent(token)}`;
+  return `${scheme}//${location.host}${LIVE_PATH}?ticket=${encodeURIComponent(ticket)}`;
+}
+
+/** Whether a failed call refused the caller (401 signed out, 403 not allowed): asking again cannot help. */
+function refusal(error: unknown): boolean {
+  const status = (error as { status?: unknown; code?: unknown } | null)?.status;
+  const code = (error as { code?: unknown } | null)?.code;
+  return [401, 403].includes(Number(status)) || [401, 403].includes(Number(code));
 }
 
 /** Wait before the n-th reconnection (0-based): 1 s, 2 s, 4 s … capped at 30 s. */
@@ -17,8 +27,8 @@ export function backoffMs(attempt: number): number {
 const FINAL_CODES = new Set([4401, 4403]);
 
 export interface FeedOptions {
-  /** The socket's URL, read at each (re)connection (a refreshed token is used by the next one). */
-  url: string | (() => string);
+  /** The socket's URL, made at each (re)connection (a fresh ticket each time, asked with the current token). */
+  url: string | (() => string | Promise<string>);
   onMessage: (message: unknown) => void;
   onStatus: (status: FeedStatus) => void;
   /** Called when the server refuses the token: the caller signs out or refreshes. */
@@ -49,7 +59,29 @@ export class LiveFeed {
   private connect(): void {
     const { opts } = this;
     opts.onStatus('connecting');
-    const url = typeof opts.url === 'function' ? opts.url() : opts.url;
+    const made = typeof opts.url === 'function' ? opts.url() : opts.url;
+    if (typeof made === 'string') {
+      this.open(made);
+      return;
+    }
+    made.then(
+      (url) => {
+        if (!this.stopped) this.open(url);
+      },
+      (error: unknown) => {
+        if (this.stopped) return;
+        opts.onStatus('closed');
+        if (refusal(error)) {
+          opts.onRefused?.();
+          return;
+        }
+        this.retry = setTimeout(() => this.connect(), backoffMs(this.attempt++));
+      },
+    );
+  }
+
+  private open(url: string): void {
+    const { opts } = this;
     const socket = (opts.createSocket ?? ((u) => new WebSocket(u)))(url);
     this.socket = socket;
     socket.onopen = () => {

@@ -102,4 +102,38 @@ describe('LiveHub: one socket for the signed-in app', () => {
     h.setToken('C');
     expect(FakeSocket.all[2].url).toBe('ws://x/live?t=C');
   });
+
+  it('asks for a ticket before each connection: a failure retries with back-off, a refusal waits for a new token', async () => {
+    const asked: string[] = [];
+    let failure: unknown = null;
+    const h = new LiveHub({
+      url: async (token) => {
+        asked.push(token);
+        if (failure) throw failure;
+        return `ws://x/live?ticket=${token}${asked.length}`;
+      },
+      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+      idleMs: 1000,
+      notifyMs: 10,
+    });
+    h.setToken('A');
+    failure = Object.assign(new Error('offline'), { status: 0 });
+    h.acquire();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeSocket.all).toHaveLength(0);
+    expect(h.getStatus()).toBe('closed');
+    failure = null;
+    await vi.advanceTimersByTimeAsync(1000); // the first back-off
+    expect(FakeSocket.all.map((s) => s.url)).toEqual(['ws://x/live?ticket=A2']);
+    // the ticket is refused (the user lost the monitor's menu): no retry until a new token comes
+    failure = Object.assign(new Error('refused'), { status: 403 });
+    FakeSocket.all[0].onclose?.({ code: 1006 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(asked).toEqual(['A', 'A', 'A']);
+    expect(h.connected).toBe(false);
+    failure = null;
+    h.setToken('B');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeSocket.all.at(-1)?.url).toBe('ws://x/live?ticket=B4');
+  });
 });

@@ -1,15 +1,23 @@
+import { apiPost } from '../api/client';
 import { LiveFeed, liveUrl, type FeedOptions } from './feed';
 import { LiveStore, type LiveSnapshot } from './store';
 import type { FeedStatus } from './types';
 
 export interface HubOptions {
-  /** How the socket's URL is made from the access token (default: this page's host). */
-  url?: (token: string) => string;
+  /** How the socket's URL is made for the access token (default: a ticket asked with it, on this page's host). */
+  url?: (token: string) => string | Promise<string>;
   createSocket?: FeedOptions['createSocket'];
   /** How long the socket stays open once no page uses it (a page left and come back to keeps its history). */
   idleMs?: number;
   /** Listeners are told at most once per this many ms (see `LiveStore`). */
   notifyMs?: number;
+}
+
+/** A single-use ticket for the signed-in user (the request carries their token), and the socket URL with it. */
+async function ticketUrl(): Promise<string> {
+  const answer = await apiPost('/api/liftdesk/live/ticket', undefined, { silent: true });
+  if (!answer) throw new Error('no ticket');
+  return liveUrl(answer.ticket);
 }
 
 /**
@@ -77,7 +85,7 @@ export class LiveHub {
   private open(): void {
     if (!this.token) return;
     this.feed?.stop();
-    const makeUrl = this.opts.url ?? ((token: string) => liveUrl(token));
+    const makeUrl = this.opts.url ?? ticketUrl;
     this.feed = new LiveFeed({
       url: () => makeUrl(this.token ?? ''),
       onMessage: (m) => this.store.apply(m),

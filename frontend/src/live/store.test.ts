@@ -56,9 +56,9 @@ describe('LiveStore', () => {
 describe('feed', () => {
   it('builds the socket URL like the page and backs off up to 30 s', () => {
     expect(liveUrl('a b', { protocol: 'https:', host: 'x.example:8443' })).toBe(
-      'wss://x.example:8443/api/liftdesk/live?blade-auth=a%20b',
+      'wss://x.example:8443/api/liftdesk/live?ticket=a%20b',
     );
-    expect(liveUrl('t', { protocol: 'http:', host: '127.0.0.1:8000' })).toBe('ws://127.0.0.1:8000/api/liftdesk/live?blade-auth=t');
+    expect(liveUrl('t', { protocol: 'http:', host: '127.0.0.1:8000' })).toBe('ws://127.0.0.1:8000/api/liftdesk/live?ticket=t');
     expect([0, 1, 2, 5, 10].map(backoffMs)).toEqual([1000, 2000, 4000, 30_000, 30_000]);
   });
 });

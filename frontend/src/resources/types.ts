@@ -126,8 +126,11 @@ interface RowActionBase {
   key: string;
   /** i18n key of the button. */
   label: string;
-  /** The button permission it needs (`<code>_<permission>`). */
+  /** The button permission it needs (`<code>_<permission>`), unless `button` names the code itself. */
   permission: string;
+  /** The whole code of the button it needs, when it is another resource's (the vehicle list releases a terminal:
+   * `terminal_release`). */
+  button?: string;
   /** Shown only for rows it applies to. */
   when?: (row: Row) => boolean;
   danger?: boolean;

@@ -5,17 +5,17 @@ rejecting keeps the note. Rules in ``fleet.drivers.audit``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from liftdesk.core import crud
 from liftdesk.core.batch import declare_batch
+from liftdesk.core.services import Services
 from liftdesk.fleet import driver_schemas as ds
 from liftdesk.fleet import drivers as svc
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import DriverApply
 
 
-async def _audit(ctx: crud.Ctx, rows: Sequence[DriverApply], state: Any, body: ds.AuditIn) -> int:
+async def _audit(ctx: crud.Ctx, rows: Sequence[DriverApply], services: Services, body: ds.AuditIn) -> int:
     return await svc.audit(ctx, rows, body.apply_status, body.audit_note)
 
 

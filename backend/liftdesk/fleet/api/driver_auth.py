@@ -114,6 +114,7 @@ declare_binding(
     unbind_path=f"{F}/carSet/cancelCarAuthorizationDriver",
     noun="Drivers authorized for a vehicle (each driver at most 200 vehicles)",
     permission="driver_auth",
+    on=res.VEHICLE_DRIVER,
 )
 
 
@@ -126,7 +127,7 @@ async def _scoped(ctx: crud.Ctx, model: Any, ids: Sequence[int], field: str) -> 
     return [found[i] for i in wanted]
 
 
-@res.VEHICLE.action(
+@res.VEHICLE_DRIVER.action(
     "POST",
     f"{F}/carSet/batchAuthorization",
     permission="driver_auth",

@@ -16,11 +16,12 @@ from pydantic import Field
 from sqlalchemy import select, update
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.batch import declare_batch
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import id_of
+from liftdesk.core.resource import SIGNED_IN
+from liftdesk.core.services import Services
 from liftdesk.core.transfer import Column, declare_exporter, declare_importer
 from liftdesk.fleet import driver_schemas as ds
 from liftdesk.fleet import drivers as svc
@@ -425,13 +426,13 @@ async def delete_face(ctx: crud.Ctx, ident: int) -> ds.FaceOut:
 # --------------------------------------------------------------------------- blacklist, organisation
 
 
-async def _blacklist(ctx: crud.Ctx, rows: Sequence[Driver], state: Any, body: ds.BlacklistIn) -> int:
+async def _blacklist(ctx: crud.Ctx, rows: Sequence[Driver], services: Services, body: ds.BlacklistIn) -> int:
     if body.blacklisted and not body.reason:
         raise ServiceError(t("field_required", field="reason"))
     return await svc.blacklist(ctx, rows, bool(body.blacklisted), body.reason)
 
 
-async def _leave(ctx: crud.Ctx, rows: Sequence[Driver], state: Any) -> int:
+async def _leave(ctx: crud.Ctx, rows: Sequence[Driver], services: Services) -> int:
     return await svc.unbind_organisation(ctx, rows)
 
 

@@ -14,10 +14,10 @@ import phonenumbers
 from phonenumbers import geocoder
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import current_language, t
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Schema
 from liftdesk.fleet import reminders as rules
 from liftdesk.fleet import resources as res

@@ -30,12 +30,12 @@ from liftdesk.reporting.alarm_schemas import (
     KindQuery,
 )
 from liftdesk.reporting.resources import (
+    ALARM,
     ALARM_EXPORT,
     ALARM_EXPORT_PREFIX,
     ALARM_MENU,
     ALARM_PREFIX,
     ALARM_TAG,
-    REPORTS,
 )
 from liftdesk.telemetry.models import Event
 
@@ -154,7 +154,7 @@ LISTS: tuple[tuple[str, str, str, type[AlarmQuery], PagedFetch], ...] = (
 
 for _path, _list, _summary, _query, _fetcher in LISTS:
     declare_paged_report(
-        REPORTS,
+        ALARM,
         f"{ALARM_PREFIX}/{_path}",
         name=f"alarm_{_list}_list",
         summary=f"{_summary}; newest first. Filters: mechanismId (branch), carId, carNo, driverName, startTime / "

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from liftdesk.core.report import declare_series_report
 from liftdesk.reporting import driver_behavior as behavior
-from liftdesk.reporting.resources import BEHAVIOR_MENU, BEHAVIOR_PREFIX, BEHAVIOR_TAG, REPORTS
+from liftdesk.reporting.resources import BEHAVIOR_MENU, BEHAVIOR_PREFIX, BEHAVIOR_TAG, DRIVER_BEHAVIOR
 
 declare_series_report(
-    REPORTS,
+    DRIVER_BEHAVIOR,
     f"{BEHAVIOR_PREFIX}/getFaceAlarmTypeCount",
     name="face_alarm_type_count",
     summary="Driver behaviour alarms of the driver cameras (fatigue, phone, smoking, distraction, no face, camera "
@@ -22,7 +22,7 @@ declare_series_report(
 )
 
 declare_series_report(
-    REPORTS,
+    DRIVER_BEHAVIOR,
     f"{BEHAVIOR_PREFIX}/getFaceAlarmTypeCountTrend",
     name="face_alarm_type_count_trend",
     summary="Driver behaviour alarms per local day of the range: each type's count and the day's total",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from liftdesk.core.report import Export, declare_paged_report, declare_series_report
 from liftdesk.core.transfer import Column
 from liftdesk.reporting import service
-from liftdesk.reporting.resources import EFFICIENCY_EXPORT, EFFICIENCY_MENU, REPORT_PREFIX, REPORTS, TAG
+from liftdesk.reporting.resources import EFFICIENCY_EXPORT, EFFICIENCY_MENU, EFFICIENCY_REPORT, REPORT_PREFIX, TAG
 from liftdesk.reporting.schemas import EfficiencyQuery, EfficiencyRow, EfficiencyTotals, FleetDay
 
 #: The longest range of the report: "some reports need a range over 7 and under 30 days" (spec 001 §5): a month.
@@ -26,7 +26,7 @@ COLUMNS = (
 )
 
 declare_paged_report(
-    REPORTS,
+    EFFICIENCY_REPORT,
     f"{REPORT_PREFIX}/getCarWorkEfficiencyList",
     name="car_work_efficiency_list",
     summary="Vehicle efficiency report: per vehicle over the range, boot, load, move, idle and move-load hours and "
@@ -44,7 +44,7 @@ declare_paged_report(
 )
 
 declare_series_report(
-    REPORTS,
+    EFFICIENCY_REPORT,
     f"{REPORT_PREFIX}/getCarFleetWorkTimeCount",
     name="car_fleet_work_time_count",
     summary="The fleet's hours per day of the range: boot, work, move and idle hours summed over the selected "

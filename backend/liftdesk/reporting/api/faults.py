@@ -31,20 +31,21 @@ from liftdesk.reporting.alarm_schemas import (
     FirstOpen,
 )
 from liftdesk.reporting.resources import (
+    ABNORMAL,
     ABNORMAL_MENU,
     ABNORMAL_PREFIX,
     ALARM_TAG,
+    FAULT_CODE,
     FAULT_EXPORT,
     FAULT_MENU,
     FAULT_PREFIX,
-    REPORTS,
 )
 
 ORG = "mechanismId: that organisation and those under it"
 RANGE = f"startTime / endTime: local days (yyyy-MM-dd; default the last 7), at most {ALARM_MAX_DAYS} days"
 
 
-@REPORTS.action(
+@ABNORMAL.action(
     "GET",
     f"{ABNORMAL_PREFIX}/getCarAbnormalTree",
     summary="The caller's organisations holding abnormal vehicles (in them or under them) and how many; reason: "
@@ -59,7 +60,7 @@ async def abnormal_tree(ctx: Ctx, query: AbnormalTreeQuery) -> list[AbnormalNode
     return await abnormal.abnormal_tree(ctx, query.reason)
 
 
-@REPORTS.action(
+@ABNORMAL.action(
     "GET",
     f"{ABNORMAL_PREFIX}/getCarAbnormalPage",
     summary="The vehicles abnormal now (offline for days, never reported, terminal clock fault, a battery alarm "
@@ -79,7 +80,7 @@ async def abnormal_page(ctx: Ctx, query: AbnormalQuery) -> Page[AbnormalCar]:
     return await abnormal.abnormal_page(ctx, query)
 
 
-@REPORTS.action(
+@ABNORMAL.action(
     "GET",
     f"{ABNORMAL_PREFIX}/getCarAbnormalInfo",
     summary="One vehicle's abnormal conditions (each with since when), its active fault codes and its alarms in "
@@ -94,7 +95,7 @@ async def abnormal_info(ctx: Ctx, query: AbnormalCarQuery) -> AbnormalInfo:
     return await abnormal.abnormal_info(ctx, query.car_id)
 
 
-@REPORTS.action(
+@ABNORMAL.action(
     "GET",
     f"{ABNORMAL_PREFIX}/getIsFirstOpenCarAbnormalInfo",
     summary="Whether the abnormal vehicles (which, and their conditions) changed since the caller last opened "
@@ -108,7 +109,7 @@ async def abnormal_first_open(ctx: Ctx) -> FirstOpen:
     return await abnormal.first_open(ctx)
 
 
-@REPORTS.action(
+@FAULT_CODE.action(
     "GET",
     f"{FAULT_PREFIX}/tree",
     summary=f"The fault types reported over the range and their codes, with how often. {ORG}; {RANGE}",
@@ -122,7 +123,7 @@ async def fault_tree(ctx: Ctx, query: FaultCodeQuery) -> list[FaultTreeNode]:
     return await alarms.fault_tree(ctx, query, alarms.checked(query))
 
 
-@REPORTS.action(
+@FAULT_CODE.action(
     "GET",
     f"{FAULT_PREFIX}/faultCarPage",
     summary="Faults by vehicle over the range: how many, the codes, the last, the codes active now; latest first, "
@@ -138,7 +139,7 @@ async def fault_car_page(ctx: Ctx, query: FaultPageQuery) -> Page[FaultCar]:
     return alarms.page_of(rows, query.current, query.size)
 
 
-@REPORTS.action(
+@FAULT_CODE.action(
     "GET",
     f"{FAULT_PREFIX}/faultTypePage",
     summary="Faults by code over the range: times reported, vehicles, the last, vehicles with it active now; most "
@@ -173,7 +174,7 @@ TYPE_COLUMNS = (
 )
 
 
-@REPORTS.action(
+@FAULT_CODE.action(
     "GET",
     f"{FAULT_PREFIX}/export",
     summary="The faults as .xlsx with the same filters: by vehicle (by=car) or by code (by=type)",

@@ -9,9 +9,9 @@ Definitions of online, powered on, in alarm, utilisation: ``reporting.home_schem
 
 from __future__ import annotations
 
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.crud import Ctx
 from liftdesk.core.paging import Page
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.reporting import home
 from liftdesk.reporting.home_schemas import (
     HOME_MAX_DAYS,
@@ -32,7 +32,7 @@ from liftdesk.reporting.home_schemas import (
     TypeCount,
     UsageSum,
 )
-from liftdesk.reporting.resources import HOME_PREFIX, HOME_TAG, REPORTS
+from liftdesk.reporting.resources import HOME, HOME_PREFIX, HOME_TAG
 
 P = HOME_PREFIX
 #: What every call of the page says of its permission and filter.
@@ -41,7 +41,7 @@ ORG = "deptId: that organisation and those under it"
 RANGE = f"{ORG}; startTime / endTime: local days (yyyy-MM-dd), default today, at most {HOME_MAX_DAYS} days"
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarHomeOnlineStatic",
     summary=f"The fleet now: vehicles, online, powered on (by state), in alarm, terminals offline. {ORG}. {OPEN}",
@@ -55,7 +55,7 @@ async def home_overview(ctx: Ctx, query: HomeQuery) -> FleetOverview:
     return await home.overview(ctx, query)
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarHomeOpenSum",
     summary=f"Boot (ACC on) and work hours, distance and utilisation (work / boot) over the range. {RANGE}. {OPEN}",
@@ -69,7 +69,7 @@ async def home_open_sum(ctx: Ctx, query: HomeRangeQuery) -> UsageSum:
     return await home.usage(ctx, query, query.period())
 
 
-@REPORTS.action(
+@HOME.action(
     "POST",
     f"{P}/getFleetEquipmentOonLineTrends",
     summary="Vehicles online per hour (a one-day range; default today, up to the current hour) or per day (a "
@@ -85,7 +85,7 @@ async def home_online_trend(ctx: Ctx, body: HomeRangeQuery) -> OnlineTrend:
     return await home.online_trend(ctx, body, body.period())
 
 
-@REPORTS.action(
+@HOME.action(
     "POST",
     f"{P}/getOfflineAnalysisFleetEquipment",
     summary="Terminals not connected, by how long they have been silent (never, under a day, 1-7 days, 7 days or "
@@ -100,7 +100,7 @@ async def home_offline_analysis(ctx: Ctx, body: HomeQuery) -> OfflineAnalysis:
     return await home.offline_analysis(ctx, body)
 
 
-@REPORTS.action(
+@HOME.action(
     "POST",
     f"{P}/getTerminalOffListInfo",
     summary="Vehicles whose terminal is offline, with the time it was last heard from: silent longest first, never "
@@ -115,7 +115,7 @@ async def home_offline_terminals(ctx: Ctx, body: OfflineTerminalQuery) -> Page[O
     return await home.offline_terminals(ctx, body)
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getTerminalSelectInfo",
     summary=f"The terminals of the vehicles: connected, not, never heard from, by protocol. {ORG}. {OPEN}",
@@ -129,7 +129,7 @@ async def home_terminals(ctx: Ctx, query: HomeQuery) -> TerminalSummary:
     return await home.terminal_summary(ctx, query)
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarDictionariesList",
     summary=f"The vehicle type dictionary (car_type), in its order: the home page's labels. {OPEN}",
@@ -142,7 +142,7 @@ async def home_car_types(ctx: Ctx) -> list[CarDictItem]:
     return await home.car_types(ctx)
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarVehicleAssetClassification",
     summary=f"Vehicles per type (names of the car_type dictionary), online and powered on, most first. {ORG}. {OPEN}",
@@ -156,7 +156,7 @@ async def home_by_type(ctx: Ctx, query: HomeQuery) -> list[TypeCount]:
     return await home.by_type(ctx, query)
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarHomeCodeOnLineList",
     summary=f"Vehicles per organisation (their own), online and powered on, most first. {ORG}. {OPEN}",
@@ -170,7 +170,7 @@ async def home_by_organisation(ctx: Ctx, query: HomeQuery) -> list[OrganisationO
     return await home.by_organisation(ctx, query)
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarHomeWarringStatic",
     summary="Vehicle alarms over the range by type (collision, speeding, overload, fence, fault, battery, other), "
@@ -185,7 +185,7 @@ async def home_alarms(ctx: Ctx, query: HomeRangeQuery) -> AlarmSummary:
     return await home.alarm_summary(ctx, query, query.period())
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarHomeBatteryWarringStatic",
     summary="Battery warnings over the range by kind (low and high voltage, over current, over temperature, liquid "
@@ -200,7 +200,7 @@ async def home_battery(ctx: Ctx, query: HomeRangeQuery) -> BatterySummary:
     return await home.battery_summary(ctx, query, query.period())
 
 
-@REPORTS.action(
+@HOME.action(
     "GET",
     f"{P}/getCarHomeCarWarringStaticList",
     summary=f"The latest alarms of the range, newest first (at most size, 50). {RANGE}. {OPEN}",

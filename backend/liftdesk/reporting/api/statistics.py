@@ -12,16 +12,17 @@ from liftdesk.core.report import Day, ReportQuery, declare_paged_report
 from liftdesk.core.schemas import Id
 from liftdesk.fleet.resources import FICS
 from liftdesk.reporting import statistics as stats
-from liftdesk.reporting.resources import EFFICIENCY_MENU, REPORTS
+from liftdesk.reporting.resources import EFFICIENCY_MENU, EFFICIENCY_REPORT
 from liftdesk.reporting.schemas import EfficiencyQuery
 from liftdesk.telemetry.api.live import _one
+from liftdesk.telemetry.resources import VEHICLE_DETAIL
 
 P = f"{FICS}/carInfo"
 #: A month, as the efficiency report (spec 001 §5: "some reports need a range over 7 and under 30 days").
 MAX_DAYS = 31
 
 declare_paged_report(
-    REPORTS,
+    VEHICLE_DETAIL,
     f"{P}/getCarStatisticsList",
     name="car_statistics_list",
     summary="The vehicles' statistics over a range of local days: days used, boot, work, move, load, lift and idle "
@@ -40,7 +41,7 @@ class CarEfficiencyQuery(ReportQuery):
     start_time: Day | None = Field(default=None, description="first day (yyyy-MM-dd); default: six days before endTime")
 
 
-@REPORTS.action(
+@VEHICLE_DETAIL.action(
     "GET",
     f"{P}/getCarEfficiencyInfo",
     summary="One vehicle's efficiency day by day over a range of local days (at most a month): boot, work, move, "
@@ -56,7 +57,7 @@ async def car_efficiency(ctx: Ctx, query: CarEfficiencyQuery) -> stats.VehicleEf
     return await stats.vehicle_efficiency(ctx, car, query.period(MAX_DAYS), query.mechanism_id)
 
 
-@REPORTS.action(
+@EFFICIENCY_REPORT.action(
     "POST",
     f"{P}/getCarEfficiencyReportStatistics",
     summary="The efficiency report's statistics over a range (at most a month): the selected vehicles together "

@@ -11,7 +11,7 @@ from liftdesk.core import crud
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import PageIn, PageQuery, page_in
-from liftdesk.core.registry import Resource
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import Id, Schema, documented
 from liftdesk.system import resources as res
 from liftdesk.system import schemas as s

@@ -28,10 +28,10 @@ from urllib.parse import quote
 from fastapi import Request, Response, UploadFile
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.config import Settings
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.system import files
 from liftdesk.system import models as m
 from liftdesk.system import resources as res

@@ -14,9 +14,9 @@ from __future__ import annotations
 from fastapi import Request, UploadFile
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.config import Settings
 from liftdesk.core.ids import ids_of
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.system import files
 from liftdesk.system import models as m

@@ -20,9 +20,9 @@ from pydantic import ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Schema, documented
 from liftdesk.system import models as m
 from liftdesk.system import resources as res

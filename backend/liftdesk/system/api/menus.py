@@ -9,8 +9,8 @@ from pydantic import Field
 from sqlalchemy import select
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.ids import ID_RE
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Id, Schema
 from liftdesk.core.security import Principal
 from liftdesk.system import models as m

@@ -22,13 +22,14 @@ from pydantic import Field, create_model
 from sqlalchemy import delete, func, select, update
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.batch import declare_batch
 from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import Page, PageIn, page_body, page_in, paginate
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Id, Schema
+from liftdesk.core.services import Services
 from liftdesk.system import messages as svc
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -131,7 +132,7 @@ async def message_info(ctx: crud.Ctx, ident: int) -> dict[str, Any]:
     return (await res.SITE_MSG.hooks.enrich(ctx, crud.serialise(res.SITE_MSG, [row])))[0]
 
 
-async def _mark_read(ctx: crud.Ctx, rows: Sequence[Any], state: Any) -> int:
+async def _mark_read(ctx: crud.Ctx, rows: Sequence[Any], services: Services) -> int:
     result = await ctx.session.execute(
         update(M)
         .where(*ctx.scope.where(M), M.user_id == ctx.principal.user_id, M.id.in_([r.id for r in rows]))
@@ -140,7 +141,7 @@ async def _mark_read(ctx: crud.Ctx, rows: Sequence[Any], state: Any) -> int:
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
-async def _delete(ctx: crud.Ctx, rows: Sequence[Any], state: Any) -> int:
+async def _delete(ctx: crud.Ctx, rows: Sequence[Any], services: Services) -> int:
     result = await ctx.session.execute(
         delete(M).where(*ctx.scope.where(M), M.user_id == ctx.principal.user_id, M.id.in_([r.id for r in rows]))
     )
@@ -393,7 +394,7 @@ async def select_user_sub(ctx: crud.Ctx, body: ReceiveUsersIn) -> int:
     return len(ids) - len(present)
 
 
-async def _drop_choices(ctx: crud.Ctx, rows: Sequence[Any], state: Any) -> int:
+async def _drop_choices(ctx: crud.Ctx, rows: Sequence[Any], services: Services) -> int:
     U = m.MessageReceiveUser
     result = await ctx.session.execute(delete(U).where(*ctx.scope.where(U, data=False), U.id.in_([r.id for r in rows])))
     return int(result.rowcount)  # type: ignore[attr-defined]

@@ -18,13 +18,13 @@ from sqlalchemy import case, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.batch import selected
 from liftdesk.core.deps import AUTH_REVOKED, revoke_user_tokens
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import ids_pattern
 from liftdesk.core.kv import KV
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Schema, documented
 from liftdesk.core.security import hash_password, md5_hex, verify_password
 from liftdesk.system import models as m

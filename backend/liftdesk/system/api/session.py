@@ -11,10 +11,10 @@ from fastapi import Request
 from pydantic import ConfigDict, Field, RootModel
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.config import get_settings
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import NOT_BLANK, Id, Schema, documented
 from liftdesk.system import auth
 from liftdesk.system import models as m

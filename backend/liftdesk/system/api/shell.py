@@ -28,10 +28,10 @@ from fastapi import Request
 from sqlalchemy import func, insert, select
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.db import utcnow
 from liftdesk.core.ids import next_id
 from liftdesk.core.paging import Page, page_in
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Time
 from liftdesk.system import models as m
 from liftdesk.system import resources as res

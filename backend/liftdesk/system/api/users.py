@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import update
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.batch import selected
 from liftdesk.core.envelope import Forbidden, NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import id_of
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.security import ADMINISTRATOR_ROLE_ID
 from liftdesk.core.transfer import (
     Column,

@@ -22,7 +22,8 @@ from liftdesk.core.crud import Ctx
 from liftdesk.core.db import Base
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
-from liftdesk.core.registry import REGISTRY, Hooks, Resource
+from liftdesk.core.registry import REGISTRY
+from liftdesk.core.resource import Hooks, Resource
 from liftdesk.migrate import alembic_config
 from liftdesk.system.codegen import generate as gen
 from liftdesk.system.codegen import models as m
@@ -71,36 +72,32 @@ class CodeHooks(Hooks):
             raise ServiceError(t("codegen_package_taken", name=obj.package_name))
 
 
-CODE = REGISTRY.register(
-    Resource(
-        name="code",
-        model=m.Code,
-        prefix="/api/blade-develop/code",
-        schema_in=s.CodeIn,
-        schema_out=s.CodeOut,
-        code="code",
-        label="code_name",
-        read_roles=ADMINISTRATOR_ONLY,
-        write_roles=ADMINISTRATOR_ONLY,
-        default_order=("-create_time",),
-        hooks=CodeHooks(),
-    )
+CODE = Resource(
+    name="code",
+    model=m.Code,
+    prefix="/api/blade-develop/code",
+    schema_in=s.CodeIn,
+    schema_out=s.CodeOut,
+    code="code",
+    label="code_name",
+    read_roles=ADMINISTRATOR_ONLY,
+    write_roles=ADMINISTRATOR_ONLY,
+    default_order=("-create_time",),
+    hooks=CodeHooks(),
 )
-REPORT_FILE = REGISTRY.register(
-    Resource(
-        name="report_file",
-        model=m.ReportFile,
-        prefix="/api/blade-report/report/rest",
-        schema_in=s.ReportFileIn,
-        schema_out=s.ReportFileOut,
-        code="report_file",
-        # the spec's list and remove, and the detail the page opens a definition with
-        ops={"list": "page", "detail": "detail", "remove": "remove"},
-        label="name",
-        read_roles=ADMINISTRATOR_ONLY,
-        write_roles=ADMINISTRATOR_ONLY,
-        default_order=("-update_time",),
-    )
+REPORT_FILE = Resource(
+    name="report_file",
+    model=m.ReportFile,
+    prefix="/api/blade-report/report/rest",
+    schema_in=s.ReportFileIn,
+    schema_out=s.ReportFileOut,
+    code="report_file",
+    # the spec's list and remove, and the detail the page opens a definition with
+    ops={"list": "page", "detail": "detail", "remove": "remove"},
+    label="name",
+    read_roles=ADMINISTRATOR_ONLY,
+    write_roles=ADMINISTRATOR_ONLY,
+    default_order=("-update_time",),
 )
 
 
@@ -177,3 +174,9 @@ async def copy_code(ctx: Ctx, query: s.CopyQuery) -> dict[str, Any]:
     await ctx.session.flush()
     await ctx.session.refresh(copy)
     return crud.serialise(CODE, [copy])[0]
+
+
+RESOURCES = (
+    CODE,
+    REPORT_FILE,
+)

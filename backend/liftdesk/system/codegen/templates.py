@@ -18,7 +18,7 @@ from sqlalchemy import ${sa_imports}
 from sqlalchemy.orm import Mapped, mapped_column
 
 from liftdesk.core.db import Base, BaseEntity, TenantMixin
-from liftdesk.core.registry import REGISTRY, Resource
+from liftdesk.core.resource import Resource
 from liftdesk.core.schemas import out_schema
 from liftdesk.generated.${package}_schemas import ${entity}In
 
@@ -30,18 +30,18 @@ ${columns}
 
 ${entity}Out = out_schema("${entity}Out", ${entity}In, ${entity})
 
-${constant} = REGISTRY.register(
-    Resource(
-        name="${package}",
-        model=${entity},
-        prefix="${prefix}",
-        schema_in=${entity}In,
-        schema_out=${entity}Out,
-        code="${package}",
-        label="${label}",
-        tag="${package}",
-    )
+${constant} = Resource(
+    name="${package}",
+    model=${entity},
+    prefix="${prefix}",
+    schema_in=${entity}In,
+    schema_out=${entity}Out,
+    code="${package}",
+    label="${label}",
+    tag="${package}",
 )
+
+RESOURCES = (${constant},)
 ''')
 
 SCHEMAS = Template('''"""${title}: what a client submits to ``${prefix}/submit``.

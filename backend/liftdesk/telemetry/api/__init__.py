@@ -1,7 +1,5 @@
-"""Telemetry's actions, one module per subject: importing the package declares them (and subscribes telemetry to
-the fleet's events, ``telemetry.subscriptions``)."""
+"""Telemetry's actions, one module per subject: importing the package declares them on their resources."""
 
-from liftdesk.telemetry import subscriptions
 from liftdesk.telemetry.api import (
     address,
     car_settings,
@@ -29,6 +27,5 @@ __all__ = [
     "monitor_charts",
     "positions",
     "status",
-    "subscriptions",
     "track",
 ]

@@ -7,16 +7,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
 from liftdesk.core import crud
-from liftdesk.core.actions import SIGNED_IN
 from liftdesk.core.geocode import Place, lookup
 from liftdesk.core.kv import KV
+from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Schema
-from liftdesk.fleet import resources as res
+from liftdesk.core.services import Services
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS
 
 
@@ -52,7 +53,7 @@ class AddressQuery(Schema):
         return lat, lon
 
 
-@res.VEHICLE.action(
+@telemetry_res.ADDRESS.action(
     "GET",
     f"{FICS}/common/getAddress",
     summary="The place at a position (location=lon,lat): the nearest named place from the embedded offline geocoder, "
@@ -64,6 +65,6 @@ class AddressQuery(Schema):
     answer=Place,
     tag="common",
 )
-async def address(ctx: crud.Ctx, query: AddressQuery, state: Any) -> Place:
+async def address(ctx: crud.Ctx, query: AddressQuery, services: Services) -> Place:
     lat, lon = query.point()
-    return await lookup(KV(ctx.session), state.settings, lat, lon)
+    return await lookup(KV(ctx.session), services.settings, lat, lon)

@@ -8,15 +8,15 @@ import asyncio
 from typing import Annotated, Any
 
 from pydantic import AliasChoices, ConfigDict, Field
-from starlette.datastructures import State
 
 from liftdesk.core import crud
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.paging import snake_to_camel
 from liftdesk.core.schemas import Schema, documented
-from liftdesk.fleet import resources as res
+from liftdesk.core.services import Services
 from liftdesk.fleet.models import Vehicle
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.commands import (
     CARS_RULE,
     MAX_WAIT_S,
@@ -45,18 +45,18 @@ class WaitQuery(Schema):
     wait: float = Field(default=8.0, description="seconds to wait for the answer (0-30; more waits 30)")
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "GET",
     f"{F}/carSet/sendGetDeviceConfig/{{id}}",
     summary="Ask a vehicle's terminal for all its parameters (0x8104); query wait: seconds to wait (0-30)",
-    permission="edit",
+    permission="car_set_config",
     query=WaitQuery,
     answer=CommandOut,
     tag="carSet",
 )
-async def query_config(ctx: crud.Ctx, query: WaitQuery, ident: int, state: State) -> dict[str, Any]:
+async def query_config(ctx: crud.Ctx, query: WaitQuery, ident: int, services: Services) -> dict[str, Any]:
     [car] = await _cars(ctx, [ident])
-    [answer] = await _send(state, ctx, [car], "queryParams", QUERY_ALL, {}, query.wait)
+    [answer] = await _send(services, ctx, [car], "queryParams", QUERY_ALL, {}, query.wait)
     return answer
 
 
@@ -64,53 +64,53 @@ class ConfigIn(CarsIn):
     params: Annotated[dict[str, Any], Field(json_schema_extra={"minProperties": 1})]
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/sendDeviceConfig",
     summary="Set terminal parameters (0x8103): {carIds, params: {name or id: value}, wait}",
-    permission="edit",
+    permission="car_set_config",
     body=ConfigIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def send_config(ctx: crud.Ctx, body: ConfigIn, state: State) -> list[dict[str, Any]]:
+async def send_config(ctx: crud.Ctx, body: ConfigIn, services: Services) -> list[dict[str, Any]]:
     if not body.params:
         raise ServiceError(t("field_required", field="params"))
-    return await _set(state, ctx, body, "setParams", body.params)
+    return await _set(services, ctx, body, "setParams", body.params)
 
 
 class LockIn(CarsIn):
     lock_level: Annotated[int, Field(ge=0, le=2, description="0 unlock, 1 level-1 lock, 2 level-2 lock")]
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/lockCar",
     summary="Lock (1 soft, 2 full) or unlock (0) vehicles: {carIds, lockLevel, wait}",
-    permission="edit",
+    permission="car_set_lock",
     body=LockIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def lock_car(ctx: crud.Ctx, body: LockIn, state: State) -> list[dict[str, Any]]:
-    return await _set(state, ctx, body, "lockCar", {"lock_level": body.lock_level})
+async def lock_car(ctx: crud.Ctx, body: LockIn, services: Services) -> list[dict[str, Any]]:
+    return await _set(services, ctx, body, "lockCar", {"lock_level": body.lock_level})
 
 
 class RateIn(CarsIn):
     speed_limit: Annotated[float, Field(ge=0, le=30, description="km/h, 0 lifts the limit")]
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/rateLimiting",
     summary="Set the speed limit (0-30 km/h, 0 lifts it) of vehicles: {carIds, speedLimit, wait}",
-    permission="edit",
+    permission="car_set_limit",
     body=RateIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def rate_limiting(ctx: crud.Ctx, body: RateIn, state: State) -> list[dict[str, Any]]:
-    return await _set(state, ctx, body, "rateLimiting", {"speed_limit": round(body.speed_limit)})
+async def rate_limiting(ctx: crud.Ctx, body: RateIn, services: Services) -> list[dict[str, Any]]:
+    return await _set(services, ctx, body, "rateLimiting", {"speed_limit": round(body.speed_limit)})
 
 
 class CrashIn(CarsIn):
@@ -118,21 +118,21 @@ class CrashIn(CarsIn):
     crash_level: Annotated[int | None, Field(ge=1, le=5, description="impact sensitivity level 1-5")] = None
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/crashThresholdValue",
     summary="Set the collision threshold (0-20 g, vendor parameter 0xF003) and optionally the level (1-5, 0xF004): "
     "{carIds, crashThresholdValue, crashLevel?, wait}",
-    permission="edit",
+    permission="car_set_threshold",
     body=CrashIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def crash_threshold(ctx: crud.Ctx, body: CrashIn, state: State) -> list[dict[str, Any]]:
+async def crash_threshold(ctx: crud.Ctx, body: CrashIn, services: Services) -> list[dict[str, Any]]:
     params: dict[str, Any] = {"collision_threshold": round(body.crash_threshold_value * 10)}
     if body.crash_level is not None:
         params["collision_level"] = body.crash_level
-    return await _set(state, ctx, body, "crashThresholdValue", params)
+    return await _set(services, ctx, body, "crashThresholdValue", params)
 
 
 class OverloadIn(CarsIn):
@@ -141,19 +141,19 @@ class OverloadIn(CarsIn):
     ]
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/overloadThresholdValue",
     summary="Set the overload threshold (0-600 in 10 kg steps, vendor parameter 0xF005): "
     "{carIds, overloadThresholdValue, wait}",
-    permission="edit",
+    permission="car_set_threshold",
     body=OverloadIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def overload_threshold(ctx: crud.Ctx, body: OverloadIn, state: State) -> list[dict[str, Any]]:
+async def overload_threshold(ctx: crud.Ctx, body: OverloadIn, services: Services) -> list[dict[str, Any]]:
     params = {"overload_threshold": body.overload_threshold_value}
-    return await _set(state, ctx, body, "overloadThresholdValue", params)
+    return await _set(services, ctx, body, "overloadThresholdValue", params)
 
 
 Factor = Annotated[float, Field(ge=0.5, le=2.0, description="correction factor 0.5-2.0 (1.0 = none), 0.001 steps")]
@@ -165,19 +165,19 @@ class SpeedCalibrationIn(CarsIn):
     ]
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/speedCalibration",
     summary="Set the speed correction factor (0.5-2.0, vendor parameter 0xF006): "
     "{carIds, speedCalibration (or carSpeedCalibration), wait}",
-    permission="edit",
+    permission="car_set_calibrate",
     body=SpeedCalibrationIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def speed_calibration(ctx: crud.Ctx, body: SpeedCalibrationIn, state: State) -> list[dict[str, Any]]:
+async def speed_calibration(ctx: crud.Ctx, body: SpeedCalibrationIn, services: Services) -> list[dict[str, Any]]:
     params = {"speed_calibration": round(body.speed_calibration * 1000)}
-    return await _set(state, ctx, body, "speedCalibration", params)
+    return await _set(services, ctx, body, "speedCalibration", params)
 
 
 class WeightCalibrationIn(CarsIn):
@@ -186,19 +186,19 @@ class WeightCalibrationIn(CarsIn):
     ]
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/weightCalibration",
     summary="Set the load correction factor (0.5-2.0, vendor parameter 0xF007): "
     "{carIds, weightCalibration (or weighCalibration), wait}",
-    permission="edit",
+    permission="car_set_calibrate",
     body=WeightCalibrationIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def weight_calibration(ctx: crud.Ctx, body: WeightCalibrationIn, state: State) -> list[dict[str, Any]]:
+async def weight_calibration(ctx: crud.Ctx, body: WeightCalibrationIn, services: Services) -> list[dict[str, Any]]:
     params = {"weight_calibration": round(body.weight_calibration * 1000)}
-    return await _set(state, ctx, body, "weightCalibration", params)
+    return await _set(services, ctx, body, "weightCalibration", params)
 
 
 Flag = Annotated[int | None, Field(ge=0, le=1, description="1 on, 0 off; absent: left as it is")]
@@ -243,7 +243,7 @@ class FuncSetIn(CarsIn):
         return out
 
 
-@res.VEHICLE.action(
+@telemetry_res.CAR_SET.action(
     "POST",
     f"{F}/carSet/funcset",
     summary="Turn function switches on (1) or off (0), leaving the others as they are: {carIds, fenceSetting?, "
@@ -251,21 +251,21 @@ class FuncSetIn(CarsIn):
     "dmsFunction?, wait}. The switches are one terminal parameter (0xF008): the named bits are set on the last "
     "value the terminal reported or was set to; when none is known, the terminal is asked first (within wait) "
     "and the call is refused if it has not answered",
-    permission="edit",
+    permission="car_set_func",
     body=FuncSetIn,
     answer=list[CommandOut],
     tag="carSet",
 )
-async def funcset(ctx: crud.Ctx, body: FuncSetIn, state: State) -> list[dict[str, Any]]:
+async def funcset(ctx: crud.Ctx, body: FuncSetIn, services: Services) -> list[dict[str, Any]]:
     switches = body.switches()
     if not switches:
         names = ", ".join(snake_to_camel(f) for f in FUNCSET_FIELDS)
         raise ServiceError(t("field_required", field=names))
     mask, _ = switch_bits(switches)
     cars = await _cars(ctx, body.ids())
-    service, user = _service(state), ctx.principal.user_id
+    service, user = _service(services), ctx.principal.user_id
     if mask != SWITCHES_ALL:
-        await _learn_switches(state, ctx, cars, body.wait)
+        await _learn_switches(services, ctx, cars, body.wait)
     ids = []
     for car in cars:
         try:
@@ -274,14 +274,14 @@ async def funcset(ctx: crud.Ctx, body: FuncSetIn, state: State) -> list[dict[str
             raise ServiceError(t("param_unknown", field="functionSwitches", value=car.car_no)) from exc
         except ValueError as exc:
             raise ServiceError(t("command_invalid", reason=exc)) from exc
-    return await _answer(state, ctx, ids, body.wait)
+    return await _answer(services, ctx, ids, body.wait)
 
 
-async def _learn_switches(state: State, c: crud.Ctx, cars: list[Vehicle], wait_s: float) -> None:
+async def _learn_switches(services: Services, c: crud.Ctx, cars: list[Vehicle], wait_s: float) -> None:
     """Make sure the function switches of every vehicle are known before any of them is changed: ask the terminals
     whose value is unknown (0x8106) and wait for them; refuse (400) if some stay unknown - their query stays queued,
     so a retry after the terminal answered succeeds."""
-    service = _service(state)
+    service = _service(services)
 
     async def unknown() -> list[Vehicle]:
         values = [await service.last_param_value(car.device_number or "", SWITCHES_PID) for car in cars]

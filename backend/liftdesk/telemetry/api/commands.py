@@ -22,14 +22,13 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field
-from starlette.datastructures import State
 
 from liftdesk.core import crud
 from liftdesk.core.batch import declare_batch
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import NOT_BLANK, SPACE_CHARS, Id, Schema, documented
-from liftdesk.fleet import resources as res
+from liftdesk.core.services import Services
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
 from liftdesk.telemetry import command_log
@@ -119,9 +118,8 @@ async def _cars(c: crud.Ctx, ids: list[int]) -> list[Vehicle]:
     return rows
 
 
-def _service(state: State) -> CommandService:
-    service: CommandService = state.commands
-    return service
+def _service(services: Services) -> CommandService:
+    return services.get(CommandService)
 
 
 def _checked(msg_id: int, payload: dict[str, Any]) -> None:
@@ -133,9 +131,9 @@ def _checked(msg_id: int, payload: dict[str, Any]) -> None:
         raise ServiceError(t("command_invalid", reason=exc)) from exc
 
 
-async def _answer(state: State, c: crud.Ctx, ids: list[int], wait_s: float) -> list[dict[str, Any]]:
+async def _answer(services: Services, c: crud.Ctx, ids: list[int], wait_s: float) -> list[dict[str, Any]]:
     """Wait (at most ``wait_s`` in all, not per command) for the answers, then read the commands back."""
-    service = _service(state)
+    service = _service(services)
     wait_s = min(max(wait_s, 0.0), MAX_WAIT_S)
     if wait_s > 0:
         await asyncio.gather(*(service.wait(command_id, wait_s) for command_id in ids))
@@ -143,10 +141,10 @@ async def _answer(state: State, c: crud.Ctx, ids: list[int], wait_s: float) -> l
 
 
 async def _send(
-    state: State, c: crud.Ctx, cars: list[Vehicle], name: str, msg_id: int, payload: dict[str, Any], wait_s: float
+    services: Services, c: crud.Ctx, cars: list[Vehicle], name: str, msg_id: int, payload: dict[str, Any], wait_s: float
 ) -> list[dict[str, Any]]:
     _checked(msg_id, payload)
-    service = _service(state)
+    service = _service(services)
     ids = []
     for car in cars:
         try:
@@ -157,20 +155,22 @@ async def _send(
             )
         except ValueError as exc:  # validated above; kept so that a rule of the service is still a 400
             raise ServiceError(t("command_invalid", reason=exc)) from exc
-    return await _answer(state, c, ids, wait_s)
+    return await _answer(services, c, ids, wait_s)
 
 
-async def _set(state: State, c: crud.Ctx, body: CarsIn, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+async def _set(
+    services: Services, c: crud.Ctx, body: CarsIn, name: str, params: dict[str, Any]
+) -> list[dict[str, Any]]:
     cars = await _cars(c, body.ids())
-    return await _send(state, c, cars, name, SET_PARAMS, {"params": params}, body.wait)
+    return await _send(services, c, cars, name, SET_PARAMS, {"params": params}, body.wait)
 
 
 # --------------------------------------------------------------------------- parameterQuery, operation
 
 
-async def _attributes(state: State, c: crud.Ctx, body: CarsIn, name: str) -> list[dict[str, Any]]:
+async def _attributes(services: Services, c: crud.Ctx, body: CarsIn, name: str) -> list[dict[str, Any]]:
     cars = await _cars(c, body.ids())
-    return await _send(state, c, cars, name, QUERY_ATTRIBUTES, {}, body.wait)
+    return await _send(services, c, cars, name, QUERY_ATTRIBUTES, {}, body.wait)
 
 
 _ATTRIBUTES_SUMMARY = (
@@ -179,43 +179,43 @@ _ATTRIBUTES_SUMMARY = (
 )
 
 
-@res.VEHICLE.action(
+@telemetry_res.PARAMETER_QUERY.action(
     "POST",
     f"{F}/parameterQuery/hardwareVersionNumberQuery",
     summary=_ATTRIBUTES_SUMMARY,
-    permission="edit",
+    permission="parameter_query_send",
     body=CarsIn,
     answer=list[CommandOut],
     tag="parameterQuery",
 )
-async def hardware_version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[str, Any]]:
-    return await _attributes(state, ctx, body, "hardwareVersionNumberQuery")
+async def hardware_version_query(ctx: crud.Ctx, body: CarsIn, services: Services) -> list[dict[str, Any]]:
+    return await _attributes(services, ctx, body, "hardwareVersionNumberQuery")
 
 
-@res.VEHICLE.action(
+@telemetry_res.PARAMETER_QUERY.action(
     "POST",
     f"{F}/parameterQuery/softwareVersionNumberQuery",
     summary=_ATTRIBUTES_SUMMARY,
-    permission="edit",
+    permission="parameter_query_send",
     body=CarsIn,
     answer=list[CommandOut],
     tag="parameterQuery",
 )
-async def software_version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[str, Any]]:
-    return await _attributes(state, ctx, body, "softwareVersionNumberQuery")
+async def software_version_query(ctx: crud.Ctx, body: CarsIn, services: Services) -> list[dict[str, Any]]:
+    return await _attributes(services, ctx, body, "softwareVersionNumberQuery")
 
 
-@res.VEHICLE.action(
+@telemetry_res.PARAMETER_QUERY.action(
     "POST",
     f"{F}/parameterQuery/versionNumberQuery",
     summary=_ATTRIBUTES_SUMMARY,
-    permission="edit",
+    permission="parameter_query_send",
     body=CarsIn,
     answer=list[CommandOut],
     tag="parameterQuery",
 )
-async def version_query(ctx: crud.Ctx, body: CarsIn, state: State) -> list[dict[str, Any]]:
-    return await _attributes(state, ctx, body, "versionNumberQuery")
+async def version_query(ctx: crud.Ctx, body: CarsIn, services: Services) -> list[dict[str, Any]]:
+    return await _attributes(services, ctx, body, "versionNumberQuery")
 
 
 class VersionUpdateIn(CarsIn):
@@ -259,18 +259,18 @@ class VersionUpdateIn(CarsIn):
     ] = None
 
 
-@res.VEHICLE.action(
+@telemetry_res.TERMINAL_VERSION.action(
     "POST",
     f"{F}/operation/versionUpdate",
     summary="Upgrade terminals' firmware: {carIds, url, version, maker?, hardwareVersion?, connectTimeoutMin?, "
     "wait} tells them to fetch it (0x8105 command 1, the platform stores no file), or {carIds, package (base64), "
     "version, maker, upgradeType?} sends the file (0x8108); exactly one of url and package",
-    permission="edit",
+    permission="terminal_version_update",
     body=VersionUpdateIn,
     answer=list[CommandOut],
     tag="operation",
 )
-async def version_update(ctx: crud.Ctx, body: VersionUpdateIn, state: State) -> list[dict[str, Any]]:
+async def version_update(ctx: crud.Ctx, body: VersionUpdateIn, services: Services) -> list[dict[str, Any]]:
     if bool(body.url) == bool(body.package):
         raise ServiceError(t("one_of", field="url, package"))
     cars = await _cars(ctx, body.ids())
@@ -282,9 +282,9 @@ async def version_update(ctx: crud.Ctx, body: VersionUpdateIn, state: State) -> 
             firmware_version=body.version,
             connect_timeout_min=body.connect_timeout_min,
         )
-        return await _send(state, ctx, cars, "versionUpdate", TERMINAL_CONTROL, payload, body.wait)
+        return await _send(services, ctx, cars, "versionUpdate", TERMINAL_CONTROL, payload, body.wait)
     payload = {"type": body.upgrade_type, "maker": body.maker, "version": body.version, "package": body.package}
-    return await _send(state, ctx, cars, "versionUpdate", UPGRADE_PACKAGE, payload, body.wait)
+    return await _send(services, ctx, cars, "versionUpdate", UPGRADE_PACKAGE, payload, body.wait)
 
 
 # --------------------------------------------------------------------------- /api/liftdesk/command
@@ -307,7 +307,7 @@ class SendIn(CarsIn):
     payload: dict[str, Any] = Field(default_factory=dict)
 
 
-@res.VEHICLE.action(
+@telemetry_res.COMMAND.action(
     "POST",
     f"{CMD}/send",
     summary="Send any other command: {carIds, name, payload, wait}. name: terminal_control {command: reset | "
@@ -315,17 +315,17 @@ class SendIn(CarsIn):
     "display?, tts?, urgent?, type?}, query_location {}, confirm_alarm (when supported), set_rectangle_areas {mode, "
     "areas: [{id, topLeft, bottomRight, ...}]}, delete_rectangle_areas {ids}, query_params {ids}, "
     "query_attributes {}",
-    permission="edit",
+    permission="command_log_send",
     body=SendIn,
     answer=list[CommandOut],
     tag="command",
 )
-async def send(ctx: crud.Ctx, body: SendIn, state: State) -> list[dict[str, Any]]:
+async def send(ctx: crud.Ctx, body: SendIn, services: Services) -> list[dict[str, Any]]:
     names = _generic_names()
     if body.name not in names:
         raise ServiceError(t("validation", field="name", reason=" | ".join(names)))
     cars = await _cars(ctx, body.ids())
-    return await _send(state, ctx, cars, body.name, COMMAND_NAMES[body.name], body.payload, body.wait)
+    return await _send(services, ctx, cars, body.name, COMMAND_NAMES[body.name], body.payload, body.wait)
 
 
 class CommandIdQuery(Schema):
@@ -344,9 +344,9 @@ async def detail(ctx: crud.Ctx, query: CommandIdQuery) -> dict[str, Any]:
     return await command_log.detail(ctx, query.id)
 
 
-async def _cancel(ctx: crud.Ctx, rows: Sequence[Any], state: State) -> list[dict[str, Any]]:
+async def _cancel(ctx: crud.Ctx, rows: Sequence[Any], services: Services) -> list[dict[str, Any]]:
     ids = [row.id for row in rows]
-    if not await _service(state).cancel(ctx.scope.tenant_id, ids, ctx.principal.user_id):
+    if not await _service(services).cancel(ctx.scope.tenant_id, ids, ctx.principal.user_id):
         # one of them left "pending" meanwhile (sent to a terminal that just came back): none is cancelled
         raise ServiceError(t("command_not_pending", value=", ".join(str(i) for i in ids)))
     # The service cancelled them in its own transaction: end ours and forget the rows we had, to read them afresh.
@@ -361,7 +361,7 @@ declare_batch(
     f"{CMD}/cancel",
     name="cancel",
     summary="Cancel pending (queued) commands by ids=1,2: every selected command must be pending; all or none",
-    permission="edit",
+    permission="command_log_cancel",
     rule=lambda command: command.status == PENDING,
     refusal="command_not_pending",
     name_of=lambda command: str(command.id),
@@ -370,17 +370,17 @@ declare_batch(
 )
 
 
-@res.VEHICLE.action(
+@telemetry_res.TERMINAL.action(
     "POST",
     "/api/liftdesk/terminal/release",
     summary="Let the next registration of a vehicle's terminal come from another unit (a replaced terminal); until "
     "then a registration from a terminal id other than the bound one is refused and raises a terminal_hijack alarm",
-    permission="edit",
+    permission="terminal_release",
     query=CarQuery,
     answer=bool,
     tag="command",
 )
-async def release_terminal(ctx: crud.Ctx, query: CarQuery, state: State) -> bool:
+async def release_terminal(ctx: crud.Ctx, query: CarQuery, services: Services) -> bool:
     (car,) = await _cars(ctx, [query.car_id])
-    terminals: TerminalService = state.terminals
+    terminals = services.get(TerminalService)
     return await terminals.release(car.device_number or "")

@@ -19,8 +19,8 @@ from sqlalchemy import select
 from liftdesk.core import crud
 from liftdesk.core.paging import Page
 from liftdesk.core.schemas import Time
-from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.lists import _FILTERS, Listed, StateListIn, StateRow, family_clause, state_page
 from liftdesk.telemetry.api.live import FICS
 from liftdesk.telemetry.api.status import extra_of
@@ -99,7 +99,7 @@ def battery_fields(report: tuple[datetime, dict[str, Any]] | None) -> dict[str, 
     }
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "POST",
     f"{FICS}/carInfo/getCarBatteryStatusList",
     summary="The electric vehicles with their battery now: state of charge, voltage, current, charge state, the "
@@ -172,7 +172,7 @@ def ecu_fields(state: VehicleState | None, report: tuple[datetime, dict[str, Any
     }
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "POST",
     f"{FICS}/carInfo/getCarEcuList",
     summary="The combustion vehicles with their engine control unit: engine number and brand, emission type, "

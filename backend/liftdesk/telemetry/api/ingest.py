@@ -6,8 +6,8 @@ The caller needs the vehicles' edit permission, and every device must belong to 
 to the caller's data scope (403 otherwise, also for unknown devices, so nothing leaks); a device of the tenant whose
 terminal is bound to no vehicle gets 400 (its fixes have nowhere to go and are not stored).
 The answer comes once the data is committed (``Pipeline.submit``); the caller may re-send on any failure.
-An action of the vehicle resource (``core.actions``); needs ``app.state.pipeline`` (and uses
-``app.state.terminals`` if set).
+An action of the ``ingest`` resource (its button ``ingest_post``); needs the telemetry pipeline among the app's services
+(and uses the terminal service if there).
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema
 from sqlalchemy import select
-from starlette.datastructures import State
 
 from liftdesk.core import crud
 from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import Forbidden, ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.services import Services
 from liftdesk.fleet.models import Vehicle
-from liftdesk.fleet.resources import VEHICLE
 from liftdesk.telemetry.gateway.payloads import FixIn
 from liftdesk.telemetry.messages import CanFrame, Report, UnknownDevice
 from liftdesk.telemetry.pipeline import Pipeline
+from liftdesk.telemetry.resources import INGEST
 from liftdesk.telemetry.terminals import TerminalService
 
 SOURCE = "http"
@@ -100,26 +100,25 @@ class IngestIn(RootModel[IngestReport | Annotated[list[IngestReport], Field(min_
         return self.root if isinstance(self.root, list) else [self.root]
 
 
-@VEHICLE.action(
+@INGEST.action(
     "POST",
     "/api/liftdesk/ingest",
     summary="Ingest fixes of the caller's terminals",
-    permission="edit",
+    permission="ingest_post",
     body=IngestIn,
     answer=IngestResult,
     tag="telemetry",
 )
-async def ingest(ctx: crud.Ctx, body: IngestIn, state: State) -> IngestResult:
-    # Posting a vehicle's telemetry writes its data: the vehicle resource's edit permission (checked before the
-    # input), and only vehicles the caller's data scope shows (a terminal of the tenant bound to no vehicle passes
-    # here and gets its 400 below).
+async def ingest(ctx: crud.Ctx, body: IngestIn, services: Services) -> IngestResult:
+    # Posting a vehicle's telemetry writes its data: the ingest button (checked before the input), and only vehicles
+    # the caller's data scope shows (a terminal of the tenant bound to no vehicle passes here and gets its 400 below).
     reports = body.reports()
     if sum(len(r.fixes) for r in reports) > MAX_FIXES:  # 500 reports x 5,000 fixes once held the loop for seconds
         raise ServiceError(t("too_many", field="fixes", limit=MAX_FIXES))
-    pipeline: Pipeline | None = getattr(state, "pipeline", None)
+    pipeline = services.find(Pipeline)
     if pipeline is None:
         raise Unavailable("telemetry pipeline not available")
-    terminals: TerminalService = getattr(state, "terminals", None) or TerminalService(state.db)
+    terminals = services.find(TerminalService) or TerminalService(services.db)
     bound: set[int] = set()
     for device in {r.device for r in reports}:
         known = await terminals.lookup(device)

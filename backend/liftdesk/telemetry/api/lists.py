@@ -28,6 +28,7 @@ from liftdesk.core.schemas import Id, Schema
 from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import VehicleOut
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS
 from liftdesk.telemetry.api.status import COMBUSTION_TYPES
 from liftdesk.telemetry.models import DailyStat, VehicleState
@@ -120,7 +121,7 @@ async def state_page(ctx: crud.Ctx, body: StateListIn, *where: ColumnElement[boo
             ctx.scope.select(VehicleState, data=False).where(VehicleState.vehicle_id.in_([c.id for c in cars]))
         )
         states = {st.vehicle_id: st for st in found.scalars()}
-    named = {r["id"]: r for r in await ctx.resource.hooks.enrich(ctx, crud.serialise(ctx.resource, cars))}
+    named = {r["id"]: r for r in await res.VEHICLE.hooks.enrich(ctx, crud.serialise(res.VEHICLE, cars))}
     return Listed(cars, states, named, total, pages, q)
 
 
@@ -132,7 +133,7 @@ def _declare(op: str, family: Family | None, summary: str) -> None:
         return listed.body([StateRow(**listed.row(car)) for car in listed.cars])
 
     handler.__name__ = f"state_list_{family or 'all'}"
-    res.VEHICLE.action(
+    telemetry_res.LIVE.action(
         "POST",
         f"{FICS}/carInfo/{op}",
         summary=summary,
@@ -190,7 +191,7 @@ class HomeCarRow(StateRow):
 _ALARM_COUNTS = ("collision_n", "speeding_n", "overload_n", "fence_n", "battery_n", "fault_n", "other_n")
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "POST",
     f"{FICS}/carInfo/getHomeCarList",
     summary="The home page's vehicle list: the vehicles with their live state and today's use (boot and work hours, "
@@ -235,7 +236,7 @@ class FrameQuery(Schema):
     frame_number: str = Field(min_length=1, max_length=64, description="the vehicle's frame number (VIN), exactly")
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/carInfo/getCarInfoByFrameNumber",
     summary="The vehicle with this frame number (the caller's scope), as getCarInfo answers it",
@@ -248,4 +249,4 @@ async def by_frame_number(ctx: crud.Ctx, query: FrameQuery) -> dict[str, Any]:
     car = (await ctx.session.execute(stmt.order_by(Vehicle.id).limit(1))).scalar_one_or_none()
     if car is None:
         raise NotFound(t("not_found"))
-    return await crud.detail(ctx, car.id)
+    return await crud.detail(ctx.about(res.VEHICLE), car.id)

@@ -5,20 +5,44 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fastapi import Request
 from pydantic import Field
 from sqlalchemy import Select
 
 from liftdesk.core import crud
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.kv import KV
 from liftdesk.core.schemas import Id, Schema
-from liftdesk.fleet import resources as res
+from liftdesk.core.security import token_from_request
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
+from liftdesk.telemetry import resources as telemetry_res
+from liftdesk.telemetry.live import LIVE_PATH, TICKET_TTL, issue_ticket
 from liftdesk.telemetry.models import VehicleState
 from liftdesk.telemetry.view import LiveVehicle, live_state
 
 FICS = "/api/blade-fics-report/fics"
+
+
+class LiveTicket(Schema):
+    ticket: str = Field(description="connect to the live feed with ?ticket= within expiresIn seconds; single use")
+    expires_in: int = Field(description="seconds the ticket stays valid")
+
+
+@telemetry_res.LIVE.action(
+    "POST",
+    f"{LIVE_PATH}/ticket",
+    summary="A ticket to the live feed (the WebSocket at /api/liftdesk/live): single use, valid 30 s, for the caller's "
+    "token, so that no token is written in a URL; needs the right to read the live state (the monitor's menu)",
+    reads=True,
+    answer=LiveTicket,
+    tag="live",
+)
+async def live_ticket(ctx: crud.Ctx, request: Request) -> LiveTicket:
+    token = token_from_request(request) or ""
+    ticket = await issue_ticket(KV(ctx.session), token)
+    return LiveTicket(ticket=ticket, expires_in=int(TICKET_TTL.total_seconds()))
 
 
 async def _vehicles(c: crud.Ctx, stmt: Select[Any] | None = None) -> list[tuple[Vehicle, VehicleState | None]]:
@@ -47,7 +71,7 @@ class LastGpsIn(Schema):
     mechanism_id: Id | None = Field(default=None, description="an organisation and the ones under it")
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "POST",
     f"{FICS}/carInfo/getCarLastGPSInfo",
     summary="Latest position and state of the caller's vehicles",
@@ -81,7 +105,7 @@ class OrganisationQuery(Schema):
     mechanism_id: Id | None = Field(default=None, description="an organisation and the ones under it")
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/carStatus/getCnt",
     summary="How many vehicles are in each state (mechanismId: of that organisation and those under it)",
@@ -112,7 +136,7 @@ async def _one(c: crud.Ctx, ident: int) -> tuple[Vehicle, VehicleState | None]:
     return found[0]
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/positionTrailing/carRealTimeInfo",
     summary="Live state of one vehicle",

@@ -46,8 +46,8 @@ from sqlalchemy import select
 from liftdesk.core import crud
 from liftdesk.core.report import hours
 from liftdesk.core.schemas import Id, Schema, Time
-from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS, _one
 from liftdesk.telemetry.api.monitor_charts import _step
 from liftdesk.telemetry.api.track import MAX_SAMPLES, PeriodQuery, _limits, period
@@ -177,7 +177,7 @@ class Throttle(CanChart):
     average_pct: float = Field(description="the time-weighted mean over the period")
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getThrottleOpening",
     summary="One vehicle's accelerator pedal position (J1939 SPN 91) over a period (at most 7 days): per bucket of "
@@ -214,7 +214,7 @@ class Fuel(CanChart):
     average_lph: float = Field(description="litres / hours")
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getFuelInjectionQuantity",
     summary="One vehicle's engine fuel rate (J1939 SPN 183, L/h) over a period (at most 7 days) and the litres "
@@ -255,7 +255,7 @@ class AfterTreatment(CanChart):
     regenerations: int = Field(description="DPF regenerations seen (the soot load falling steeply)")
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getEcuPostProcessing",
     summary="One vehicle's exhaust after-treatment over a period (at most 7 days): DPF soot load (SPN 3719), DEF "
@@ -291,7 +291,7 @@ class Pressure(CanChart):
     max_kpa: float | None = Field(default=None, description="the highest of the period")
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getDifferentialPressure",
     summary="One vehicle's DPF differential pressure (J1939 SPN 3251, kPa) over a period (at most 7 days)",
@@ -324,7 +324,7 @@ def _labels(bounds: tuple[float, ...], unit: str) -> list[str]:
     return [f"<{bounds[0]:g}{unit}", *(f"{a:g}-{b:g}{unit}" for a, b in pairwise(bounds)), f">={bounds[-1]:g}{unit}"]
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getStrengthenRoadSpectrum",
     summary="One vehicle's engine duty over a period (at most 7 days): hours by band of engine speed (SPN 190) and "
@@ -377,7 +377,7 @@ def exhaust_flow(row: Any) -> float | None:
     return float(row.air_kgh + row.fuel_lph * DIESEL_KG_PER_L)
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getFilteredFlowResistance",
     summary="One vehicle's DPF flow resistance over a period (at most 7 days): differential pressure over exhaust "

@@ -40,9 +40,9 @@ from pydantic import Field
 from liftdesk.core import crud
 from liftdesk.core.report import Day, hours, percent, today
 from liftdesk.core.schemas import Id, Schema, Time
-from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS, _one
 from liftdesk.telemetry.api.status import CarDays, daily_rows, extra_of, hour_cuts, samples, utc_span
 from liftdesk.telemetry.api.track import PeriodQuery, _limits, period
@@ -88,7 +88,7 @@ class Mileage(Schema):
     days: list[MileageDay]
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getTotalMileage",
     summary="One vehicle's distance per local day (at most 7) and its odometer now",
@@ -126,7 +126,7 @@ async def _rows_of_days(ctx: crud.Ctx, car: Vehicle, days: tuple[date, ...]) -> 
     return await samples(ctx, car, begin, end), end
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getWorkTimeThermal",
     summary="One vehicle's hours worked per hour of the day and local day (at most 7 days): a heat map",
@@ -183,7 +183,7 @@ class Calendar(Schema):
     utilisation: float = Field(description="the month's work / boot, percent")
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getWorkEfficiencyCalendar",
     summary="One vehicle's utilisation (work / boot) on each day of a month (yyyy-MM): a calendar",
@@ -242,7 +242,7 @@ def _breakdown(boot: float, work: float, move: float, load: float, move_load: fl
     }
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getCarTeamWaterfall",
     summary="One vehicle's hours on over a range of local days (at most 7) broken down: empty travel, loaded, "
@@ -292,7 +292,7 @@ def _step(begin: datetime, end: datetime) -> timedelta:
     return timedelta(seconds=next((s for s in STEPS if span / s <= MAX_BUCKETS), STEPS[-1]))
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getTemperature",
     summary="One vehicle's battery temperatures over a period (beginTime/endTime, at most 7 days): the hottest and "
@@ -358,7 +358,7 @@ def _load_band(row: Any, loaded: bool, rated: float | None) -> int:
     return 1 + sum(1 for b in LOAD_BANDS if pct > b)
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/monitor/getRunCondition",
     summary="One vehicle's hours on over a period (at most 7 days) by band of speed and of load",

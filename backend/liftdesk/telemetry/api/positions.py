@@ -24,10 +24,10 @@ from liftdesk.core.i18n import t
 from liftdesk.core.paging import Page, PageQuery, page_body
 from liftdesk.core.report import hours, limits, today
 from liftdesk.core.schemas import Id, Schema, Time
-from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.service import organisation_names
 from liftdesk.system.service import dict_labels
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS, _one, _vehicles
 from liftdesk.telemetry.api.track import (
     MAX_POINTS,
@@ -72,7 +72,7 @@ class VehiclePosition(Schema):
     gps_time: Time
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/positionTrailing/carPosition",
     summary="Where the vehicles were at a moment: for one vehicle (carId) or those of an organisation branch "
@@ -168,7 +168,7 @@ class MonitorInfo(LiveVehicle):
     latest_alarm_time: Time | None = None
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/carInfo/getCarMonitorInfo",
     summary="One vehicle's card on the live monitor: its live state, organisation, type and status names, terminal, "
@@ -301,7 +301,7 @@ def _period_of(body: ByCodeIn) -> tuple[datetime, datetime]:
     return period(PeriodQuery(car_id=0, begin_time=body.begin_time, end_time=body.end_time))
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "POST",
     f"{FICS}/carInfo/getCarGPSListByCode",
     summary="Every stored position of the vehicle of a terminal (deviceNumber) between beginTime and endTime (at most "
@@ -323,7 +323,7 @@ async def gps_list(ctx: crud.Ctx, body: ByCodePaged) -> dict[str, Any]:
     return page_body([_gps(p) for p in rows], total, -(-total // size) if total else 0, q)
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "POST",
     f"{FICS}/carInfo/getCarGPSListByCodeNew",
     summary="The stored positions of the vehicle of a terminal (deviceNumber) between beginTime and endTime (at most "
@@ -377,7 +377,7 @@ class VehicleTrack(Schema):
     points: list[TrackPointBrief]
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "POST",
     f"{FICS}/carInfo/getCarPositionTracking",
     summary=f"The tracks of several vehicles (carIds, 1 to {MAX_TRACKS}) over one period (at most 7 days), side by "
@@ -472,7 +472,7 @@ class TripSummary(Schema):
     alarms: int = Field(description="alarms raised in the period")
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "POST",
     f"{FICS}/carInfo/getCarPositionTrackingInfo",
     summary="The summary of one vehicle's trip over a period (a form: carId, beginTime, endTime, stopMinutes; at most "

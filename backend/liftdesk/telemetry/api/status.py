@@ -29,11 +29,11 @@ from sqlalchemy import select
 from liftdesk.core import crud
 from liftdesk.core.report import Day, ReportQuery, hours, percent
 from liftdesk.core.schemas import Id, Schema, Time, tenant_zone
-from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
 from liftdesk.fleet.service import organisation_names
 from liftdesk.system.service import dict_labels
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS, _one
 from liftdesk.telemetry.models import DailyStat, Event, Position, Terminal
 from liftdesk.telemetry.view import alarm_kinds
@@ -153,7 +153,7 @@ class VehicleInfo(Schema):
     registered_at: Time | None = None
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/carStatus/getVehicleInfo",
     summary="One vehicle's file and its terminal (protocol, versions, online, last heard)",
@@ -247,7 +247,7 @@ def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/carStatus/getRealTimeMeter",
     summary="One vehicle's instrument now: speed, load, state of charge or fuel, lock level, state",
@@ -349,7 +349,7 @@ def _alarms(stat: DailyStat) -> int:
     )
 
 
-@res.VEHICLE.action(
+@telemetry_res.LIVE.action(
     "GET",
     f"{FICS}/carStatus/getStageCnt",
     summary="One vehicle's run history per local day (at most 7): hours on, working, moving, loaded, lifting and "
@@ -440,7 +440,7 @@ def _events(car: Vehicle, begin: datetime, end: datetime) -> Any:
     )
 
 
-@res.VEHICLE.action(
+@telemetry_res.VEHICLE_DETAIL.action(
     "GET",
     f"{FICS}/carStatus/getDiagnoseReport",
     summary="Remote diagnosis of one vehicle: its active fault codes and alarms in progress now, and its faults and "

@@ -34,10 +34,10 @@ from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import Id, Schema, Time
-from liftdesk.fleet import resources as res
 from liftdesk.fleet.models import Vehicle
 from liftdesk.fleet.schemas import CarQuery
 from liftdesk.system.models import Dept
+from liftdesk.telemetry import resources as telemetry_res
 from liftdesk.telemetry.api.live import FICS, _one
 from liftdesk.telemetry.messages import STATUS_FIX, Fix
 from liftdesk.telemetry.models import Event, Position
@@ -264,7 +264,7 @@ def _km(rows: list[Any]) -> float:
     return round(total, 3)
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "GET",
     f"{FICS}/positionTrailing/positionTrailing",
     summary="Track of one vehicle between beginTime and endTime (yyyy-MM-dd HH:mm:ss, at most 7 days apart; "
@@ -326,7 +326,7 @@ async def track(ctx: crud.Ctx, query: TrackQuery) -> Track:
     )
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "GET",
     f"{FICS}/positionTrailing/phaseData",
     summary="The phases of one vehicle over a period (off, idle, moving, loaded; none: no data), from its samples "
@@ -378,7 +378,7 @@ def _events(car: Vehicle, begin: datetime, end: datetime) -> Any:
     )
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "GET",
     f"{FICS}/positionTrailing/alarmStatics",
     summary="How many alarms of each kind one vehicle raised over a period",
@@ -397,7 +397,7 @@ async def alarm_counts(ctx: crud.Ctx, query: PeriodQuery) -> list[AlarmCount]:
     return [AlarmCount(kind=kind, count=n) for kind, n in rows.all()]
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "GET",
     f"{FICS}/positionTrailing/alarmDetail",
     summary="The alarms of one vehicle over a period (kind: of one kind), oldest first, where they were raised",
@@ -444,7 +444,7 @@ class TreeQuery(Schema):
     car_no: str | None = Field(default=None, max_length=64, description="only vehicles whose number holds this")
 
 
-@res.VEHICLE.action(
+@telemetry_res.TRACK.action(
     "GET",
     f"{FICS}/positionTrailing/mechanismCarTree",
     summary="The caller's organisations with their vehicles under them (only branches that hold a vehicle)",

@@ -13,6 +13,12 @@ describe('binding', () => {
       limit: 2000,
     });
     expect(() => bindingCalls('fence', 'user')).toThrow();
+    // the drivers authorized on a vehicle: a subject of its own (vehicle_driver), over the vehicles
+    expect(bindingCalls('vehicle', 'driver')).toMatchObject({
+      bound: '/api/blade-fics-report/fics/carInfo/getAuthDriver',
+      bind: '/api/blade-fics-report/fics/carSet/carAuthorizationDriver',
+      button: 'driver_auth',
+    });
   });
 
   it('refuses an empty selection and one beyond the limit, naming what is left', () => {

@@ -5,17 +5,17 @@ import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
 import { useAccess } from '../../access/useAccess';
 import type { ToolbarExtraProps } from '../../resources/types';
-import { CANCEL_PERMISSION, SEND_PERMISSION, cancelCommands, pendingIds } from './command';
+import { CANCEL_PERMISSION, cancelCommands, pendingIds } from './command';
 
 /**
  * "Cancel commands" on the command log's toolbar: cancels the selected commands that are still pending, after a
- * confirmation. Shown to users who hold the page's cancel button and the right the server checks (sending commands).
+ * confirmation. Shown to users who hold the page's cancel button (`command_log_cancel`), which the server checks.
  */
 export function CancelCommandsButton({ selectedRows, reload, clearSelection }: ToolbarExtraProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const { can } = useAccess();
-  if (!can(CANCEL_PERMISSION) || !can(SEND_PERMISSION)) return null;
+  if (!can(CANCEL_PERMISSION)) return null;
 
   const start = () => {
     if (selectedRows.length === 0) {

@@ -4,8 +4,6 @@ import type { Option, Row, Translate } from '../../resources/types';
 
 /** The button that shows "cancel" on the command log (seeded under the menu `command_log`). */
 export const CANCEL_PERMISSION = 'command_log_cancel';
-/** What the server checks when a command is cancelled: the right to send commands (`vehicle_edit`). */
-export const SEND_PERMISSION = 'vehicle_edit';
 
 /** A command's life (backend `telemetry.commands`): pending → sent → acknowledged | failed | timeout, or cancelled. */
 export const COMMAND_STATUSES = ['pending', 'sent', 'acknowledged', 'failed', 'timeout', 'cancelled'] as const;

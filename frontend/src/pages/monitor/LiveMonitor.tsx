@@ -33,7 +33,7 @@ import { TrackLayer } from '../../map/TrackLayer';
 import { VehiclesLayer, type MapVehicle } from '../../map/VehiclesLayer';
 import { STATE_COLORS } from '../../map/vehicleStyle';
 import { boundsOf, type LonLat } from '../../map/geo';
-import { answeredParams, getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
+import { QUERY_CONFIG_BUTTON, answeredParams, getTrack, getVehicleDetail, queryParameters, type CommandView } from './api';
 import { ageParts, ageSeconds, filterVehicles, FILTERS, FleetView, hasPosition, todayPeriod, type AlarmEntry, type Filter } from './monitor';
 import { VehicleList, type RowText } from './VehicleList';
 
@@ -449,7 +449,7 @@ export default function LiveMonitor() {
     },
     [nowMs, offset, t],
   );
-  const canCommand = can('vehicle_edit');
+  const canCommand = can(QUERY_CONFIG_BUTTON);
   const noVehicles = status === 'open' && live.version > 0 && all.length === 0;
 
   return (

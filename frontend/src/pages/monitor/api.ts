@@ -37,6 +37,8 @@ export function answeredParams(command: CommandView | null | undefined): Termina
 
 /** The parameter query, a path of the document with the vehicle's id in it (`{id}`). */
 const QUERY_CONFIG = '/api/blade-fics-report/fics/carSet/sendGetDeviceConfig/{id}' satisfies PathOf<'get'>;
+/** The button a terminal's parameters are asked with (backend telemetry/resources.py `car_set`). */
+export const QUERY_CONFIG_BUTTON = 'car_set_config';
 
 /** Asks the vehicle's terminal for all its parameters and waits (up to `wait` s) for the answer. */
 export async function queryParameters(carId: string, wait = 8): Promise<CommandView | null> {

@@ -9,11 +9,11 @@ export type EfficiencyTotals = Schemas['EfficiencyTotals'];
 /** The selected vehicles on one day: summed hours and how many worked. */
 export type FleetDay = Schemas['FleetDay'];
 
-/** The report's calls, from the server's manifest (they are actions of the vehicle resource). */
+/** The report's calls, from the server's manifest (actions of the report's own resource, over the vehicles' scope). */
 export const efficiencyCalls = () => ({
-  list: action('vehicle', 'car_work_efficiency_list'),
-  export: action('vehicle', 'export_car_work_efficiency_list'),
-  days: action('vehicle', 'car_fleet_work_time_count'),
+  list: action('efficiency_report', 'car_work_efficiency_list'),
+  export: action('efficiency_report', 'export_car_work_efficiency_list'),
+  days: action('efficiency_report', 'car_fleet_work_time_count'),
 });
 
 /** The longest range of the report (backend reporting/api/efficiency.py MAX_DAYS). */

@@ -8,10 +8,10 @@ export type TypeCount = Schemas['BehaviorTypeCount'];
 /** One day of the trend: every type's count and the day's total. */
 export type DayCounts = Schemas['BehaviorDay'];
 
-/** The analysis' calls, from the server's manifest (actions of the vehicle resource: the vehicles' scope). */
+/** The analysis' calls, from the server's manifest (actions of its own resource, over the vehicles' scope). */
 export const behaviorCalls = () => ({
-  counts: action('vehicle', 'face_alarm_type_count'),
-  trend: action('vehicle', 'face_alarm_type_count_trend'),
+  counts: action('driver_behavior', 'face_alarm_type_count'),
+  trend: action('driver_behavior', 'face_alarm_type_count_trend'),
 });
 
 /** The longest range of the analysis (backend reporting/driver_behavior.py MAX_DAYS). */

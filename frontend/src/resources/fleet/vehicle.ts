@@ -1,6 +1,7 @@
 import { createElement, lazy } from 'react';
 import { Tag } from 'antd';
-import { action, operation } from '../../api/manifest';
+import type { PathOf } from '../../api/client';
+import { operation } from '../../api/manifest';
 import { defineResource } from '../types';
 
 export const VEHICLE_LIST_PATH = '/fleet/vehicle';
@@ -28,9 +29,10 @@ export default defineResource({
       key: 'releaseTerminal',
       label: 'vehicle.releaseTerminal',
       permission: 'edit',
+      button: 'terminal_release',
       confirm: 'vehicle.releaseConfirm',
       done: 'vehicle.released',
-      path: action('vehicle', 'release_terminal'),
+      path: '/api/liftdesk/terminal/release' satisfies PathOf<'post'>,
       params: (row) => ({ carId: String(row.id) }),
       when: (row) => !!row.deviceNumber,
     },
