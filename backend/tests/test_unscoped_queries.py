@@ -123,6 +123,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "UserHooks.after_save": LINKS + " (user_dept of the saved user)",
         "UserHooks.before_remove": LINKS + " (user_dept of the removed users)",
         "UserHooks.filter": LINKS + " (user_dept of the tenant's organisation_branch)",
+        "unusable_rules": "the start-up check of the stored data rules (platform table, no caller)",
         "TenantHooks.before_save": "tenant ids are unique across every tenant, deleted ones included "
         "(platform administrator only)",
         "provision_tenant": "provisioning a new tenant (no caller's scope yet): global menus and the template "
@@ -152,7 +153,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     **_each("core/scope.py", ["Scope.select"], "the scope itself: select(model) with the scope's conditions"),
     **_each(
         "core/kv.py",
-        ["KV.get", "KV.get_many", "KV.set", "KV.delete", "KV.delete_prefix", "KV.purge_expired"],
+        ["KV.get", "KV.get_many", "KV.set", "KV.delete", "KV.delete_prefix", "KV.purge_expired", "KV.take"],
         "the key-value table of the app's own state (sessions, captchas, SMS codes): keys, no tenant rows",
     ),
     "system/access.py": {
@@ -179,7 +180,11 @@ ALLOWED: dict[str, dict[str, str]] = {
         ["type_labels", "administrators", "receivers", "sync_message_dicts"],
         "in-site message delivery: system work for the tenants of the events it delivers, tenant-filtered by hand",
     ),
-    **_each("system/seed.py", ["seed", "seed_regions", "sync_menus"], "seeding and menu sync at start (no caller)"),
+    **_each(
+        "system/seed.py",
+        ["seed", "seed_regions", "sync_menus", "_inherit"],
+        "seeding and menu sync at start (no caller; menus and role grants of new buttons are platform tables)",
+    ),
     **_each(
         "fleet/reminders.py",
         ["_dues", "_existing", "compute_reminders"],

@@ -355,3 +355,13 @@ VEHICLE_CALL_CASES: dict[str, ActionCase] = {
     key("GET", f"{FICS}/common/getAddress"): ActionCase(_address),
 }
 CASES.update({name: replace(case, data_scope=True) for name, case in VEHICLE_CALL_CASES.items()})
+
+
+async def _live_ticket(api: Api, tenant: str) -> Call:
+    """A ticket to the live feed names no row: each tenant's administrator gets one for their own token (the feed
+    it opens is scoped: tests/telemetry/test_live.py)."""
+    car = await vehicle(api, tenant)
+    return Call(probe=vehicle_probe(car))
+
+
+CASES[key("POST", "/api/liftdesk/live/ticket")] = ActionCase(_live_ticket)

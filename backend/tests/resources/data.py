@@ -259,7 +259,7 @@ CASES: dict[str, Case] = {
     "topmenu": Case(_topmenu, ("name", "changed"), "code"),
     "dept": Case(_dept, ("remark", "changed"), "deptName"),
     "user": Case(_user, ("realName", "Changed"), "account"),
-    "data_scope": Case(_data_scope, ("scopeName", "changed"), "resourceCode", tenant_scoped=False),
+    "data_scope": Case(_data_scope, ("remark", "changed"), "scopeName", tenant_scoped=False),
     "api_scope": Case(_api_scope, ("scopeName", "changed"), "resourceCode", tenant_scoped=False),
     "datasource": Case(_datasource, ("url", "jdbc:postgresql://127.0.0.1:5432/y"), "name", tenant_scoped=False),
     "region": Case(_region, ("remark", "changed"), "name", tenant_scoped=False),

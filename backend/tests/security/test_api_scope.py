@@ -37,8 +37,11 @@ def test_what_a_granted_path_covers(granted: str | None, path: str, expected: bo
 
 
 @asynccontextmanager
-async def api_scoped_user(api: Api, *paths: str) -> AsyncIterator[dict[str, str]]:
-    """A user whose role holds the vehicle menu and API scopes of the vehicle resource for ``paths`` only."""
+async def api_scoped_user(
+    api: Api, *paths: str, resource: str = "vehicle", menus: tuple[str, ...] = ("vehicle",)
+) -> AsyncIterator[dict[str, str]]:
+    """A user whose role holds the ``menus`` (default the vehicle menu) and API scopes of ``resource`` (default the
+    vehicles) for ``paths`` only."""
     role = (
         await api.post(
             "/api/blade-system/role/submit",
@@ -50,8 +53,8 @@ async def api_scoped_user(api: Api, *paths: str) -> AsyncIterator[dict[str, str]
         r = await api.post(
             "/api/blade-system/api-scope/submit",
             json={
-                "resourceCode": "vehicle",
-                "scopeName": api.unique("vehicle api "),
+                "resourceCode": resource,
+                "scopeName": api.unique(f"{resource} api "),
                 "scopePath": path,
                 "scopeType": 2,
             },
@@ -59,8 +62,8 @@ async def api_scoped_user(api: Api, *paths: str) -> AsyncIterator[dict[str, str]
         assert r["code"] == 200, r
         scopes.append(r["data"]["id"])
     async with api.db.sessionmaker() as s:
-        menus = (await s.execute(select(Menu.id).where(Menu.code == "vehicle", Menu.is_deleted == 0))).scalars().all()
-    grant = {"roleIds": [role], "menuIds": [str(m) for m in menus], "apiScopeIds": scopes}
+        ids = (await s.execute(select(Menu.id).where(Menu.code.in_(menus), Menu.is_deleted == 0))).scalars().all()
+    grant = {"roleIds": [role], "menuIds": [str(m) for m in ids], "apiScopeIds": scopes}
     assert (await api.post("/api/blade-system/role/grant", json=grant))["code"] == 200
     account, password = api.unique("apis"), "api-scope-pass"
     dept = (await seed_ids(api))["dept"]
@@ -84,9 +87,11 @@ async def test_a_role_with_api_scopes_calls_only_the_covered_interfaces(api: Api
         assert page["_status"] == 200 and page["code"] == 200, page
         denied = await api.get(f"{CAR}/getCarInfo", params=detail, **who)
         assert denied["_status"] == 403, denied
-        # other calls about the vehicle resource (actions, the command log, which uses its code) are closed too
-        assert (await api.get("/api/blade-fics-report/fics/carStatus/getCnt", **who))["_status"] == 403
-        assert (await api.get("/api/liftdesk/command/list", **who))["_status"] == 403
+        # other calls of the vehicle register (its own actions) are closed too
+        assert (await api.get(f"{CAR}/getCarDictionariesList", **who))["_status"] == 403
+        # ... but the live state and the command log are subjects of their own: a vehicle API scope is not theirs
+        assert (await api.get("/api/blade-fics-report/fics/carStatus/getCnt", **who))["_status"] == 200
+        assert (await api.get("/api/liftdesk/command/list", **who))["_status"] == 200
         # what every signed-in user calls about themselves stays open
         assert (await api.get("/api/blade-system/menu/routes", **who))["_status"] == 200
         assert (await api.get("/api/blade-auth/oauth/user-info", **who))["_status"] == 200
@@ -95,7 +100,15 @@ async def test_a_role_with_api_scopes_calls_only_the_covered_interfaces(api: Api
 
     async with api_scoped_user(api, f"{CAR}/page", f"{CAR}/get*") as who:
         assert (await api.get(f"{CAR}/getCarInfo", params=detail, **who))["code"] == 200
-        assert (await api.get("/api/blade-fics-report/fics/carStatus/getCnt", **who))["_status"] == 403
+        assert (await api.get(f"{CAR}/getCarDictionariesList", **who))["code"] == 200
+
+    # an API scope of the live state (its own code, car_monitor) narrows its calls, and leaves the vehicles' open
+    live = ("car_monitor", "vehicle")
+    async with api_scoped_user(api, "/carStatus/getCnt", resource="car_monitor", menus=live) as who:
+        assert (await api.get("/api/blade-fics-report/fics/carStatus/getCnt", **who))["code"] == 200
+        last = await api.post(f"{CAR}/getCarLastGPSInfo", json={}, **who)
+        assert last["_status"] == 403, last
+        assert (await api.get(f"{CAR}/getCarInfo", params=detail, **who))["code"] == 200
 
     async with api_scoped_user(api, "/api/blade-fics-report/fics/**") as who:
         assert (await api.get(f"{CAR}/getCarInfo", params=detail, **who))["code"] == 200
