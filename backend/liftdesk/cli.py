@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Any
 
-from liftdesk.core.config import get_settings
+from liftdesk.core.config import check_bind, get_settings
 from liftdesk.core.process import raise_open_files, run
 
 
@@ -91,6 +91,13 @@ def _serve_http(args: argparse.Namespace, role: str) -> int:
     from liftdesk.app import create_app
 
     settings = get_settings()
+    if args.host:
+        try:
+            check_bind(args.host, settings.secret_key)
+        except ValueError as exc:
+            print(f"liftdesk {args.cmd}: {exc}", file=sys.stderr)
+            return 2
+        settings = settings.model_copy(update={"host": args.host})
     raise_open_files()
     if not args.no_migrate:
         # the demo fleet's vehicles only where the simulator runs (``serve``)
@@ -267,10 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("serve", help="migrate, seed and serve API + web + gateway + jobs in one process (make run)")
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--no-migrate", action="store_true", help="do not migrate or seed on start")
+    p.add_argument("--host", default="", help="the address to listen on (default LIFTDESK_HOST, 127.0.0.1)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("api", help="migrate, seed and serve API + web only (commands reach the gateway via Redis)")
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--no-migrate", action="store_true", help="do not migrate or seed on start")
+    p.add_argument("--host", default="", help="the address to listen on (default LIFTDESK_HOST, 127.0.0.1)")
     p.set_defaults(func=cmd_api)
     p = sub.add_parser("gateway", help="terminal gateway (JT/T 808, MQTT) + pipeline + command sending, no HTTP")
     p.add_argument(

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from liftdesk.app import create_app
 from liftdesk.core.config import Settings
 from liftdesk.core.db import Database
+from liftdesk.core.security import hash_password
 from liftdesk.core.services import Services
 from liftdesk.migrate import upgrade
 from liftdesk.system.models import DictBiz, Menu, User
@@ -141,9 +142,14 @@ async def _migrate_and_seed(url: str) -> None:
 
 
 async def password_chosen(api: Api, tenant: str) -> None:
-    """A tenant created through the API as if its administrator had chosen a new password (its password stays the
-    default one, which the tests sign in with)."""
+    """A tenant created through the API as if its administrator had chosen ``admin`` as their new password (the
+    tests sign in with it; the random one of the creation's answer is replaced)."""
     async with api.db.sessionmaker() as s:
+        await s.execute(
+            update(User)
+            .where(User.tenant_id == tenant, User.account == "admin")
+            .values(password=hash_password(md5("admin")))
+        )
         await s.execute(update(User).where(User.tenant_id == tenant).values(password_must_change=0))
         await s.commit()
 

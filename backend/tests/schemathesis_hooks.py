@@ -76,6 +76,16 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "file_type_name": (400, "/common/cosToken", "fileName's extension is of no accepted kind (a setting)"),
     "direct_upload_local": (400, "/common/cosToken", "the tenant's files are kept on the local disk (no object store)"),
     "file_too_large": (400, ("/file/upload", "/upload-logo"), "the file is over the limit (a setting; a logo's 5 MB)"),
+    "upload_rate": (
+        400,
+        ("/file/upload", "/upload-logo", "/common/cosToken", "/plan/upload", "/updateDriverFacePhoto"),
+        "the user has uploaded as many files this hour as the tenant allows (a tenant setting)",
+    ),
+    "storage_quota": (
+        400,
+        ("/file/upload", "/upload-logo", "/common/cosToken", "/plan/upload", "/updateDriverFacePhoto"),
+        "the tenant's files fill its storage quota (a tenant setting)",
+    ),
     # organisation logos and registrations (system/api/logos.py, system/api/registrations.py)
     "logo_type": (400, "/upload-logo", "the file's name is no .jpg, .jpeg or .png (no schema names a file)"),
     "logo_content": (400, "/upload-logo", "the file's content is not the picture its name says (what a file holds)"),

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, api, choosePassword, launchBrowser, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
+import { ADMIN_PASSWORD, api, choosePassword, launchBrowser, md5, newPage, photographAt, shot, startBackend, tokenFor, ui } from './harness.mjs';
 
 const ACCOUNT = 'newcomer1';
 const PASSWORD = 'New-user#1';
@@ -216,12 +216,33 @@ describe('third-party registration, approval and the organisation logo', () => {
     } finally {
       await context.close();
     }
-    // another tenant reads no byte of it
-    const other = await api(backend.base, '/api/blade-system/tenant/submit', { method: 'POST', token, body: { tenantName: 'E2E 其他租户' } });
-    assert.equal(other.code, 200, JSON.stringify(other));
-    // its administrator, who chooses a password first
-    const tenantId = other.data.tenantId;
-    await choosePassword(backend.base, 'admin', 'admin', ADMIN_PASSWORD, tenantId);
+    // another tenant reads no byte of it; made in 租户管理, which shows its administrator's random password once
+    await openMenu('系统管理', '租户管理');
+    await page.waitForURL(/\/system\/tenant$/);
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const form = page.getByRole('dialog', { name: '新增租户' });
+    await opened(form);
+    await form.getByLabel('租户名称').fill('E2E 其他租户');
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await expectToast('保存成功');
+    const shown = page.locator('.ant-modal-confirm', { hasText: '租户已创建' });
+    await opened(shown);
+    const told = (await shown.innerText()).match(/租户 (\d{6}) 的管理员账号 admin 的初始密码: (\S{8,15}) \(只显示这一次/);
+    assert.ok(told, `the password is shown: ${await shown.innerText()}`);
+    const [, tenantId, initial] = told;
+    await page.screenshot({ path: shot('tenant-created-password') });
+    await shown.getByRole('button', { name: /确\s*定/ }).click();
+    await shown.waitFor({ state: 'hidden' });
+    const listed = await api(backend.base, '/api/blade-system/tenant/list', { token, params: { tenantId } });
+    assert.equal(listed.data.records[0]?.adminPassword, null, 'no later call shows it');
+    // the shared default of old opens nothing; its administrator chooses a password first
+    const oldDefault = await api(backend.base, '/api/blade-auth/oauth/token', {
+      method: 'POST',
+      tenantId,
+      params: { tenantId, username: 'admin', password: md5('admin'), grant_type: 'password' },
+    });
+    assert.equal(oldDefault.error_description, '用户名或密码错误', JSON.stringify(oldDefault));
+    await choosePassword(backend.base, 'admin', initial, ADMIN_PASSWORD, tenantId);
     const theirToken = await tokenFor(backend.base, 'admin', ADMIN_PASSWORD, tenantId);
     const them = await api(backend.base, '/api/blade-user/info', { token: theirToken, tenantId });
     assert.equal(them.data?.tenantId, tenantId, `the token is the other tenant's: ${JSON.stringify(them)}`);

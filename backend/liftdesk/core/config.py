@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -73,11 +74,33 @@ class Settings(BaseSettings):
             raise ValueError(
                 "LIFTDESK_SECRET_KEY must be set to a random value of at least 32 characters in production"
             )
+        check_bind(self.host, self.secret_key)
         return self
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, secret_key: str) -> None:
+    """Development mode (the development signing key) serves this machine only: listening on any other address with
+    that key would let anyone sign their own tokens (the key is in the source), so it is refused as production
+    refuses it (``LIFTDESK_HOST``, ``liftdesk serve --host``)."""
+    if secret_key == DEV_SECRET and not is_loopback(host):
+        raise ValueError(
+            f"listening on {host} (not this machine only) needs LIFTDESK_SECRET_KEY set to a random value of at "
+            "least 32 characters: the development key signs anyone's tokens"
+        )
 
 
 @lru_cache(maxsize=1)

@@ -78,6 +78,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "import_unreadable": ("文件无法读取,请使用导入模板", "The file cannot be read: use the import template"),
     "import_empty": ("文件中没有数据", "The file holds no rows"),
     "import_header": ("表头不符合模板,应包含: {columns}", "The header row does not match the template: {columns}"),
+    "import_rows": (
+        "{field}: 导入文件最多 {limit} 行 (含表头)",
+        "{field}: an import file holds at most {limit} rows (header included)",
+    ),
+    "import_columns": ("{field}: 导入文件最多 {limit} 列", "{field}: an import file holds at most {limit} columns"),
+    "import_cells": (
+        "{field}: 导入文件最多 {limit} 个单元格",
+        "{field}: an import file holds at most {limit} cells",
+    ),
+    "import_unpacked": (
+        "{field}: 导入文件解压后最多 {limit} MB",
+        "{field}: an import file unpacks to at most {limit} MB",
+    ),
     "too_many": ("{field} 一次最多 {limit} 条", "{field}: at most {limit} in one request"),
     "body_too_large": ("请求内容过大(最多 {limit} KB)", "The request is too large (at most {limit} KB)"),
     "captcha_required": (
@@ -96,6 +109,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "新密码不能与原密码或账号相同",
         "The new password must differ from the old one and the account",
     ),
+    "password_common": (
+        "{field}: 密码过于常见 (常用密码、单词或人名), 请换一个",
+        "{field}: the password is too common (a frequent password, a word or a name); choose another",
+    ),
+    "password_is_account": ("{field}: 密码不能与账号相同", "{field}: the password must differ from the account"),
     "password_changed": ("密码已修改,请重新登录", "Password changed: sign in again"),
     "too_many_failures": ("登录错误次数过多,请稍后再试", "Too many failed sign-ins, try again later"),
     "bad_client": ("客户端认证失败", "Client authentication failed"),
@@ -145,6 +163,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "old_password_wrong": ("原密码不正确", "The old password is wrong"),
     "admin_role_only": ("只有超级管理员可以执行此操作", "Only the super administrator may do this"),
     "tenant_quota": ("租户账号数量已达上限", "The tenant has reached its account quota"),
+    "last_admin": (
+        "租户至少要保留一位启用的管理员, 此操作会移除最后一位",
+        "A tenant keeps at least one enabled administrator: this would remove the last one",
+    ),
     "cannot_delete_self": ("不能删除当前登录用户", "You cannot delete the signed-in user"),
     "cannot_delete_builtin": ("内置数据不能删除: {value}", "Built-in data cannot be deleted: {value}"),
     # the tenant's map (system/api/map_setting.py)
@@ -200,6 +222,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "file_type_name": (
         "{field}: 不支持此类文件 (按扩展名识别), 允许: {types}",
         "{field}: this kind of file is not accepted (recognised by its extension); accepted: {types}",
+    ),
+    "upload_rate": (
+        "{field}: 每个用户每小时最多上传 {limit} 个文件, 请稍后再试",
+        "{field}: at most {limit} uploads an hour per user; try again later",
+    ),
+    "storage_quota": (
+        "{field}: 租户存储空间上限 {limit} MB, 已用 {used} MB, 放不下此文件",
+        "{field}: the tenant's storage quota is {limit} MB and {used} MB are used; the file does not fit",
     ),
     "direct_upload_local": (
         "直传需要对象存储, 本租户的文件存放在本地磁盘, 请通过 file/upload 上传",

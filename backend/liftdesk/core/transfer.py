@@ -18,8 +18,11 @@ the row's error, like any other) and its ``saved`` after, in the row's transacti
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import concurrent.futures.process
 import io
 import json
+import multiprocessing
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -33,7 +36,7 @@ from pydantic import Field, ValidationError
 from liftdesk.core import crud
 from liftdesk.core.context import Ctx
 from liftdesk.core.envelope import ServiceError
-from liftdesk.core.i18n import current_language, t
+from liftdesk.core.i18n import current_language, set_language, t
 from liftdesk.core.kv import KV
 from liftdesk.core.paging import PageQuery, snake_to_camel
 from liftdesk.core.resource import Resource
@@ -71,6 +74,18 @@ MAX_EXPORT = 50_000
 MAX_IMPORT = 20_000
 INLINE_ROWS = 200
 MAX_FILE = 10 * 1024 * 1024
+#: What reading one import may cost, whatever its file declares: rows (the header and MAX_IMPORT rows of data),
+#: columns holding a value, cells (``<c>`` elements, empty ones too) and the bytes its archive unpacks to.
+MAX_ROWS = MAX_IMPORT + 1
+MAX_COLUMNS = 64
+MAX_CELLS = 500_000
+MAX_UNPACKED = 64 * 1024 * 1024
+#: Spreadsheets read at once per server process (``read_rows``: each in a process of its own, at most
+#: ``PARSER_MEMORY`` bytes of address space, ``PARSER_CPU_S`` seconds of processor time); more wait.
+PARSERS = 2
+PARSER_MEMORY = 2 * 1024 * 1024 * 1024
+PARSER_CPU_S = 120
+_PARSER: concurrent.futures.ProcessPoolExecutor | None = None
 _JOB_TTL = timedelta(hours=2)
 # Background imports run as tasks of this process; kept here so that they are not garbage-collected mid-way.
 _TASKS: set[asyncio.Task[None]] = set()
@@ -142,14 +157,36 @@ def _cell(value: Any) -> Any:
     return value
 
 
+#: How a text a spreadsheet would evaluate begins (a formula, or DDE in older readers).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _row(sheet: Any, values: Sequence[Any]) -> list[Any]:
+    """A row to append: a text beginning like a formula goes in as text (openpyxl writes ``=...`` as a formula
+    otherwise), marked with Excel's quote prefix so that editing the cell keeps it text."""
+    from openpyxl.cell import WriteOnlyCell
+
+    out: list[Any] = []
+    for value in values:
+        value = _cell(value)
+        if isinstance(value, str) and value.startswith(FORMULA_START):
+            cell = WriteOnlyCell(sheet, value=value)
+            cell.data_type = "s"
+            cell.quotePrefix = True
+            value = cell
+        out.append(value)
+    return out
+
+
 def workbook(columns: Sequence[Column], rows: Sequence[dict[str, Any]]) -> bytes:
+    """The one writer of every .xlsx the server answers (exports, reports, templates): no cell is a formula."""
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet()
-    sheet.append([c.header for c in columns])
+    sheet.append(_row(sheet, [c.header for c in columns]))
     for row in rows:
-        sheet.append([_cell(row.get(c.shown or c.field)) for c in columns])
+        sheet.append(_row(sheet, [row.get(c.shown or c.field) for c in columns]))
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -166,24 +203,166 @@ def xlsx_response(data: bytes, filename: str) -> Response:
 
 
 def read_table(filename: str, data: bytes) -> list[list[Any]]:
-    """The rows of the first sheet of an .xlsx or .xls file (400 for any other file)."""
+    """The rows of the first sheet of an .xlsx or .xls file (400 for any other file, or one past a limit).
+
+    Runs in a reader process (:func:`read_rows`). What the file says of itself (a sheet's ``<dimension>``, an
+    .xls's row count) is not believed: rows and cells are counted as they are read, and reading stops with a 400
+    naming the limit as soon as one is passed (``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns, ``MAX_CELLS`` cells,
+    ``MAX_UNPACKED`` bytes unpacked), so a small crafted file costs no more than a large honest one."""
     name = filename.lower()
     try:
         if name.endswith(".xlsx"):
-            from openpyxl import load_workbook
-
-            book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-            sheet = book.worksheets[0]
-            return [list(r) for r in sheet.iter_rows(values_only=True)]
+            return _read_xlsx(data)
         if name.endswith(".xls"):
-            import xlrd
-
-            xbook = xlrd.open_workbook(file_contents=data)
-            xsheet = xbook.sheet_by_index(0)
-            return [xsheet.row_values(i) for i in range(xsheet.nrows)]
+            return _read_xls(data)
+    except ServiceError:
+        raise
     except Exception as exc:  # a damaged or disguised file: the user's 400, whatever the reader raised
         raise ServiceError(t("import_unreadable")) from exc
     raise ServiceError(t("import_type"))
+
+
+def _limit(key: str, limit: int) -> ServiceError:
+    return ServiceError(t(key, field="file", limit=limit))
+
+
+def _read_xlsx(data: bytes) -> list[list[Any]]:
+    import zipfile
+
+    from openpyxl.reader.excel import ExcelReader
+    from openpyxl.styles.stylesheet import apply_stylesheet
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:  # the sizes a reader would unpack (shared strings at once)
+        if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED:
+            raise _limit("import_unpacked", MAX_UNPACKED // (1024 * 1024))
+    # openpyxl's load_workbook reads every sheet once for its size when it does not declare one (and its rows then
+    # pad every row to the declared <dimension>: A1:XFD1048576 is a billion cells before the first row is seen).
+    # The workbook's parts are read here as load_workbook reads them, and the first sheet's rows from its parser,
+    # each cell counted.
+    reader = ExcelReader(io.BytesIO(data), read_only=True, data_only=True)
+    try:
+        reader.read_manifest()
+        reader.read_strings()
+        reader.read_workbook()
+        reader.read_theme()
+        apply_stylesheet(reader.archive, reader.wb)  # which number formats are dates
+        sheets = [
+            rel.target
+            for _, rel in reader.parser.find_sheets()
+            if rel.target in reader.valid_files and "chartsheet" not in rel.Type
+        ]
+        if not sheets:
+            raise ServiceError(t("import_empty"))
+        table: list[list[Any]] = []
+        rows = cells = 0
+        with reader.archive.open(sheets[0]) as source:
+            book = reader.wb
+            parser = WorkSheetParser(
+                source,
+                reader.shared_strings,
+                data_only=True,
+                epoch=book.epoch,
+                date_formats=book._date_formats,
+                timedelta_formats=book._timedelta_formats,
+            )
+            for number, row in parser.parse():
+                rows += 1
+                cells += len(row)
+                if number > MAX_ROWS or rows > MAX_ROWS:
+                    raise _limit("import_rows", MAX_ROWS)
+                if cells > MAX_CELLS:
+                    raise _limit("import_cells", MAX_CELLS)
+                values: list[Any] = []
+                for cell in row:
+                    if cell["value"] is None:
+                        continue
+                    column = cell["column"]
+                    if column > MAX_COLUMNS:
+                        raise _limit("import_columns", MAX_COLUMNS)
+                    values.extend([None] * (column - len(values)))
+                    values[column - 1] = cell["value"]
+                if number <= len(table):  # a row given twice, or out of order: the first one counts
+                    continue
+                table.extend([] for _ in range(number - 1 - len(table)))
+                table.append(values)
+        return table
+    finally:
+        reader.archive.close()
+
+
+def _read_xls(data: bytes) -> list[list[Any]]:
+    import xlrd
+
+    # ragged rows: xlrd otherwise pads every row to the widest one
+    xbook = xlrd.open_workbook(file_contents=data, on_demand=True, ragged_rows=True)
+    xsheet = xbook.sheet_by_index(0)
+    if xsheet.nrows > MAX_ROWS:
+        raise _limit("import_rows", MAX_ROWS)
+    cells = 0
+    table: list[list[Any]] = []
+    for i in range(xsheet.nrows):
+        width = xsheet.row_len(i)
+        cells += width
+        if cells > MAX_CELLS:
+            raise _limit("import_cells", MAX_CELLS)
+        values = xsheet.row_values(i)
+        if width > MAX_COLUMNS and any(v not in (None, "") for v in values[MAX_COLUMNS:]):
+            raise _limit("import_columns", MAX_COLUMNS)
+        table.append(values[:MAX_COLUMNS])
+    return table
+
+
+def _limit_reader() -> None:
+    """A reading process's address space and processor time are capped: a file that gets past the counts (a
+    shared-strings table of millions of entries, say) ends its reader, not the machine."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (PARSER_MEMORY, PARSER_MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (PARSER_CPU_S, PARSER_CPU_S + 1))
+
+
+def _rows_in(language: str, filename: str, data: bytes, columns: Sequence[Column]) -> list[tuple[int, dict[str, Any]]]:
+    set_language(language)
+    return rows_of(columns, read_table(filename, data))
+
+
+def _parser() -> concurrent.futures.ProcessPoolExecutor:
+    global _PARSER
+    if _PARSER is None:
+        # forkserver: a reader is forked from a server process that imported this module once (no interpreter to
+        # start per file, and nothing inherited from the server's threads); each reader reads one file, so that its
+        # processor time is the file's
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        _PARSER = concurrent.futures.ProcessPoolExecutor(
+            PARSERS, mp_context=context, initializer=_limit_reader, max_tasks_per_child=1
+        )
+    return _PARSER
+
+
+async def read_rows(filename: str, data: bytes, columns: Sequence[Column]) -> list[tuple[int, dict[str, Any]]]:
+    """The data rows of an uploaded spreadsheet (:func:`read_table`, :func:`rows_of`), read off the event loop in
+    one of ``PARSERS`` processes (more imports at once wait their turn): the API keeps answering while a file is
+    read. Not a thread: reading is Python code holding the interpreter's lock, and the event loop then waited for
+    it at every step of every other request (a health call took over 200 ms while a 20,000-row file was read;
+    ``bench/import_flood.py``). Messages are in the caller's language."""
+    global _PARSER
+    pool = _parser()
+    language = current_language()
+
+    def submit() -> concurrent.futures.Future[list[tuple[int, dict[str, Any]]]]:
+        return pool.submit(_rows_in, language, filename, data, tuple(columns))
+
+    try:
+        # submitted from a thread: submitting may start the fork server (it imports this module) and a reader,
+        # and waits for them
+        job = await asyncio.to_thread(submit)
+        return await asyncio.wrap_future(job)
+    except concurrent.futures.process.BrokenProcessPool as exc:  # a reader died (one of its caps): a new pool next
+        if _PARSER is pool:
+            _PARSER = None
+        raise ServiceError(t("import_unreadable")) from exc
 
 
 def _text(value: Any) -> Any:
@@ -296,7 +475,7 @@ async def start_import(
     data = await upload.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise ServiceError(t("body_too_large", limit=MAX_FILE // 1024))
-    rows = rows_of(columns, read_table(upload.filename or "", data))
+    rows = await read_rows(upload.filename or "", data, columns)
     report = ImportReport(job_id=uuid.uuid4().hex, total=len(rows))
     if len(rows) <= INLINE_ROWS:
         await import_rows(ctx, key, rows, covered, report, None, plan_of)

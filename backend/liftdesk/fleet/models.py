@@ -41,6 +41,10 @@ class Vehicle(BaseEntity, TenantMixin, Base):
     speed_limit_kmh: Mapped[float | None] = mapped_column(Float)
     collision_threshold_g: Mapped[float | None] = mapped_column(Float)
     overload_threshold_kg: Mapped[float | None] = mapped_column(Float)
+    # The authentication code the vehicle's terminal had on the old platform (imported with the vehicle): a
+    # terminal that never registered here passes its first 0x0102 with this code only (telemetry/terminals.py).
+    # Written, never answered.
+    terminal_auth_code: Mapped[str | None] = mapped_column(String(64))
 
 
 class Fence(BaseEntity, TenantMixin, Base):

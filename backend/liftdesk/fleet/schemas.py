@@ -45,6 +45,16 @@ class VehicleIn(Schema):
     speed_limit_kmh: Annotated[float | None, Field(default=None, ge=0, le=30)] = None
     collision_threshold_g: Annotated[float | None, Field(default=None, ge=0, le=20)] = None
     overload_threshold_kg: Annotated[float | None, Field(default=None, ge=0, le=100_000)] = None
+    terminal_auth_code: Annotated[
+        str | None,
+        Field(
+            default=None,
+            max_length=64,
+            pattern=r"^[\x21-\x7e]*$",
+            description="the terminal's authentication code on the old platform (a terminal that never registered "
+            "here passes its first authentication with it only); written, never answered",
+        ),
+    ] = None
 
 
 VehicleOut = out_schema(
@@ -65,6 +75,8 @@ VehicleOut = out_schema(
     lon=(float | None, None),
     gps_time=(Time | None, None),
     state=(str | None, None),
+    # a credential: kept, never answered
+    terminal_auth_code=(Annotated[str | None, Field(exclude=True)], None),
 )
 
 

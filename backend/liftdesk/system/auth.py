@@ -25,8 +25,8 @@ from liftdesk.core.security import (
     LEVEL_PLATFORM,
     LEVEL_TENANT,
     PLATFORM_TENANT,
-    TENANT_ADMIN,
     decode_token,
+    hash_password,
     issue_token,
     parse_basic,
     principal_from_claims,
@@ -44,8 +44,12 @@ GRANTS = ("password", "captcha", "refresh_token", "social", "sms_code")
 CAPTCHA_AFTER = 3
 
 
-#: The longest account (``blade_user.account``).
+#: The longest account (``blade_user.account``) and tenant id (``blade_tenant.tenant_id``).
 ACCOUNT_MAX = 45
+TENANT_ID_MAX = 12
+#: A hash no password matches: checked for an unknown tenant or account, so that they cost what a wrong password
+#: costs.
+_NOBODY = hash_password(secrets.token_hex(16))
 
 
 def fail_key(tenant_id: str, account: str, address: str = "") -> str:
@@ -124,32 +128,40 @@ async def password_grant(
     The lock is per account and client address, so an outsider cannot lock an administrator out of every
     address; after ``CAPTCHA_AFTER`` failures of the account (from anywhere) every further attempt needs a
     captcha. An attempt is counted atomically *before* the password is checked (``KV.incr`` is one statement) and
-    that count is committed first, so parallel guesses cannot run past the limit: each sees its own number."""
-    tenant = await tenant_of(session, tenant_id)
-    if len(account) > ACCOUNT_MAX:
-        # No account is that long (and its failure key would not fit the store): the answer of any unknown account.
+    that count is committed first, so parallel guesses cannot run past the limit: each sees its own number.
+
+    An unknown tenant is answered as a wrong password is, step for step (failures counted, captcha, lock, a
+    password hash checked), and an expired tenant's licence is named only to whoever knows the password: the answer
+    tells nobody which tenant ids exist."""
+    if len(account) > ACCOUNT_MAX or len(tenant_id) > TENANT_ID_MAX:
+        # No account or tenant id is that long (and its failure key would not fit the store): the answer of any
+        # unknown account.
         raise OAuthError(t("bad_credentials"))
+    tenant = (
+        await session.execute(select(m.Tenant).where(m.Tenant.tenant_id == tenant_id, m.Tenant.is_deleted == 0))
+    ).scalar_one_or_none()
     kv = KV(session)
     limit = max(1, int_or(await param_value(session, "account.failCount", "5"), 5))
-    account_failures = int_or(await kv.get(fail_key(tenant.tenant_id, account)), 0)
+    account_failures = int_or(await kv.get(fail_key(tenant_id, account)), 0)
     if account_failures >= CAPTCHA_AFTER and not captcha_checked:
         raise OAuthError(t("captcha_required"), "captcha_required")
-    lock = fail_key(tenant.tenant_id, account, address or "-")
+    lock = fail_key(tenant_id, account, address or "-")
     attempt = await kv.incr(lock, LOCK_WINDOW)
     await session.commit()
     if attempt > limit:
         raise OAuthError(t("too_many_failures"))
     user = (
         await session.execute(
-            select(m.User).where(
-                m.User.tenant_id == tenant.tenant_id, m.User.account == account, m.User.is_deleted == 0
-            )
+            select(m.User).where(m.User.tenant_id == tenant_id, m.User.account == account, m.User.is_deleted == 0)
         )
     ).scalar_one_or_none()
-    if user is None or not verify_password(user.password, password_md5):
-        await kv.incr(fail_key(tenant.tenant_id, account), LOCK_WINDOW)
+    stored = user.password if user is not None and tenant is not None else _NOBODY
+    if not verify_password(stored, password_md5) or user is None or tenant is None:
+        await kv.incr(fail_key(tenant_id, account), LOCK_WINDOW)
         await session.commit()
         raise OAuthError(t("bad_credentials"))
+    if tenant.expire_time is not None and tenant.expire_time < utcnow():
+        raise OAuthError(t("tenant_expired"))
     if user.status != 1:
         if user.status == 0 and not (user.role_id or "").strip():  # a registration not approved yet
             raise OAuthError(t("register_pending"), "user_pending")
@@ -203,11 +215,11 @@ async def user_roles(session: AsyncSession, user: m.User) -> list[m.Role]:
 
 def admin_level(user: m.User, roles: list[m.Role]) -> str:
     """Platform administrator: the seeded administrator role of the platform tenant, by id. Tenant administrator:
-    a role whose alias is exactly ``admin`` (aliases are single identifiers, unique in a tenant, and only
-    administrators may write roles)."""
+    a role marked an administrator role (``blade_role.is_admin``), never by its alias (a user who may edit roles
+    could rename theirs ``admin``)."""
     if user.tenant_id == PLATFORM_TENANT and any(r.id == ADMINISTRATOR_ROLE_ID for r in roles):
         return LEVEL_PLATFORM
-    if any(r.role_alias == TENANT_ADMIN for r in roles):
+    if any(r.is_admin for r in roles):
         return LEVEL_TENANT
     return ""
 

@@ -32,7 +32,7 @@ import tempfile
 import uuid
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +45,7 @@ from liftdesk.core.i18n import t
 from liftdesk.core.ids import next_id
 from liftdesk.core.resource import Hooks
 from liftdesk.system import models as m
+from liftdesk.system.s3_egress import pinned_send
 from liftdesk.system.schemas import SECRET_MASK
 
 log = logging.getLogger(__name__)
@@ -195,19 +196,13 @@ def _client(config: S3Config) -> Any:
         ),
     )
     # Every request the client sends (retries and redirected ones included) goes to an address checked just before
-    # it is sent; the host is the one the request names (virtual-hosted: the bucket's own name).
-    client.meta.events.register("before-send.s3", _guard(config.allow_private))
+    # it is sent, and is sent there (``s3_egress.pinned_send``: botocore would resolve the name again, and a second
+    # answer could lead inside); the host is the one the request names (virtual-hosted: the bucket's own name).
+    client.meta.events.register("before-send.s3", pinned_send(config.allow_private, StoreError))
     _CLIENTS[config] = client
     while len(_CLIENTS) > _CLIENTS_MAX:
         _CLIENTS.popitem(last=False)
     return client
-
-
-def _guard(allow_private: bool) -> Callable[..., None]:
-    def check(request: Any, **_: Any) -> None:
-        egress.resolve_blocking(str(request.url), "endpoint", allow_private)
-
-    return check
 
 
 def _reason(exc: Exception) -> str:
@@ -477,7 +472,10 @@ async def store_attachment(
 ) -> m.Attach:
     """Put a checked upload in the tenant's enabled store (else the local disk) under a key made here, and write its
     attachment row (flushed; committed with the request). The file is removed again when the row cannot be
-    written."""
+    written. Refused (400) past the tenant's quota or the user's upload rate (``system.uploads``)."""
+    from liftdesk.system import uploads
+
+    await uploads.admit(ctx, settings, len(data))
     config = await enabled_config(ctx)
     store = store_of(settings, ctx.scope.tenant_id, config)
     key = new_key(kind)
@@ -505,7 +503,10 @@ async def issue_direct_upload(
     name's extension, at most ``upload_max_bytes``), and its attachment row (flushed), whose ``attach_size`` stays 0:
     not checked by this server (:func:`check_unchecked` checks its content whenever it is read). A 400 when the
     name's kind is not accepted (naming ``field``) or the tenant's files are kept on the local disk."""
+    from liftdesk.system import uploads
+
     kind = kind_of_name(settings, file_name, field)
+    await uploads.admit(ctx, settings, settings.upload_max_bytes, field)  # it may be that large
     config = await enabled_config(ctx)
     store = store_of(settings, ctx.scope.tenant_id, config)
     if not isinstance(store, S3Store):
@@ -545,10 +546,11 @@ async def attachment_of_link(ctx: crud.Ctx, link: str) -> m.Attach | None:
 
 
 def display_name(name: str | None, kind: Kind) -> str:
-    """The uploaded file's name as shown: its last path segment, without control characters, at most 255
-    characters; the kind's extension when it had none."""
+    """The uploaded file's name as shown: its last path segment, without tags, angle brackets or control
+    characters, at most 255 characters; the kind's extension when it had none."""
     base = re.split(r"[\\/]", name or "")[-1]
-    base = re.sub(r"[\x00-\x1f\x7f]", "", base).strip()
+    base = re.sub(r"<[^>]*>?", "", base)  # no markup: tags (and a tag cut short) go
+    base = re.sub(r"[\x00-\x1f\x7f<>]", "", base).strip()
     if not base or base in (".", ".."):
         base = f"file.{kind.extension}"
     return base[-255:]

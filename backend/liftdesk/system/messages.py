@@ -159,10 +159,22 @@ async def type_labels(session: AsyncSession, tenant_id: str) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------------- notices
 
 
+def clean_html(html: str | None) -> str | None:
+    """A notice's body as it is kept: ammonia's (``nh3``) default allow-list of tags and attributes, nothing that
+    runs (scripts, event handlers, ``javascript:`` links, styles, frames); links get ``rel="noopener noreferrer"``."""
+    if not html:
+        return html
+    import nh3
+
+    return nh3.clean(html)
+
+
 class NoticeHooks(Hooks):
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if creating and obj.release_time is None:
             obj.release_time = utcnow().replace(microsecond=0)
+        if "content" in data:
+            obj.content = clean_html(obj.content)  # sanitised on the way in: every reader gets the clean body
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if creating:

@@ -35,6 +35,9 @@ class Tenant(BaseEntity, Base):
     license_key: Mapped[str | None] = mapped_column(String(1000))
     # Months of raw positions kept (whole month partitions are dropped past it); aggregates are kept.
     retention_months: Mapped[int] = mapped_column(default=12, server_default="12")
+    # What its files may take (MB) and how many files a user may upload an hour (-1: no limit; system/uploads.py).
+    storage_quota_mb: Mapped[int] = mapped_column(default=2048, server_default="2048")
+    upload_rate: Mapped[int] = mapped_column(default=200, server_default="200")
 
 
 class User(BaseEntity, TenantMixin, Base):
@@ -69,6 +72,9 @@ class Role(IdMixin, TenantMixin, TreeMixin, SoftDeleteMixin, Base):
     __tablename__ = "blade_role"
     role_name: Mapped[str] = mapped_column(String(255))
     role_alias: Mapped[str] = mapped_column(String(255))
+    # 1: its holders administer the tenant (``system.auth.admin_level``), whatever its alias says. Set when a tenant
+    # is made (its ``admin`` role) and by migration 0032; never through ``role/submit``.
+    is_admin: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class RoleMenu(IdMixin, Base):

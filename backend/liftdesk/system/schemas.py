@@ -86,6 +86,10 @@ class TenantIn(Schema):
     expire_time: Time | None = None
     package_id: Id | None = None
     retention_months: Annotated[int, Field(ge=1, le=120)] = 12
+    storage_quota_mb: Annotated[
+        int, Field(ge=-1, le=10_000_000, description="the tenant's file storage, MB (-1: no limit)")
+    ] = 2048
+    upload_rate: Annotated[int, Field(ge=-1, le=100_000, description="uploads per user per hour (-1: no limit)")] = 200
 
 
 #: A role alias is one identifier: no commas or spaces (aliases travel as a comma list in the token's ``role_name``).
@@ -206,7 +210,13 @@ DictOut = out_schema("DictOut", DictIn, m.Dict, parent_name=(str | None, None))
 DictBizOut = out_schema("DictBizOut", DictIn, m.DictBiz, parent_name=(str | None, None))
 PostOut = out_schema("PostOut", PostIn, m.Post, category_name=(str | None, None))
 ClientOut = out_schema("ClientOut", ClientIn, m.Client)
-TenantOut = out_schema("TenantOut", TenantIn, m.Tenant)
+TenantOut = out_schema(
+    "TenantOut",
+    TenantIn,
+    m.Tenant,
+    # the creation's answer only: the new tenant's ``admin`` password, random, shown this once and stored nowhere
+    admin_password=(str | None, None),
+)
 RoleOut = out_schema("RoleOut", RoleIn, m.Role, parent_name=(str | None, None))
 MenuOut = out_schema(
     "MenuOut",
@@ -453,7 +463,8 @@ BUCKET_PATTERN = r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"
 #: The address of an S3-compatible service: http(s), a host (and port), optionally a path; no credentials in it.
 ENDPOINT_PATTERN = r"^https?://[A-Za-z0-9.\[\]:-]+(?:/[^\s?#]*)?$"
 #: A name shown to people: no control characters (it ends up in a download's headers).
-PLAIN_NAME_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+#: A name shown as text: no control characters and no angle brackets (no markup).
+PLAIN_NAME_PATTERN = r"^[^\x00-\x1f\x7f<>]+$"
 
 
 class OssIn(Schema):
@@ -528,6 +539,13 @@ class UploadOut(Schema):
 
 
 class CosTokenQuery(Schema):
+    page: str = Field(
+        default="attach",
+        max_length=32,
+        json_schema_extra={"enum": ["attach", "driverPaper"]},
+        description="the page the file belongs to (attach: the attachments; driverPaper: a driver's papers); its add "
+        "or edit button is needed",
+    )
     file_name: Annotated[
         str,
         Field(

@@ -82,7 +82,6 @@ PARAMS = [
     ("是否开启注册功能", "account.registerUser", "false"),
     ("账号初始密码", "account.initPassword", "123456"),
     ("账号错误锁定次数", "account.failCount", "5"),
-    ("租户默认管理密码", "tenant.default.password", "admin"),
     ("租户默认账号额度", "tenant.default.accountNumber", "100"),
     (
         "租户默认菜单集合",
@@ -148,9 +147,16 @@ async def seed(session: AsyncSession) -> bool:
             role_name="超级管理员",
             role_alias="administrator",
             sort=1,
+            is_admin=1,
         ),
         m.Role(
-            id=ADMINISTRATOR_ROLE + 1, tenant_id="000000", parent_id=0, role_name="管理员", role_alias="admin", sort=2
+            id=ADMINISTRATOR_ROLE + 1,
+            tenant_id="000000",
+            parent_id=0,
+            role_name="管理员",
+            role_alias="admin",
+            sort=2,
+            is_admin=1,
         ),
         m.Role(
             id=ADMINISTRATOR_ROLE + 2,

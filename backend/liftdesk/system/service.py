@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -65,7 +66,7 @@ async def _parent_names(ctx: Ctx, rows: list[dict[str, Any]], model: Any, label:
         r["parent_name"] = names.get(r.get("parent_id") or 0, "")
 
 
-#: Parameters whose value is a credential (``tenant.default.password``, secrets of services): only the platform
+#: Parameters whose value is a credential (``account.initPassword``, secrets of services): only the platform
 #: administrator reads them; everybody else's lists, details and filters leave them out.
 SECRET_PARAM = ("password", "secret", "accesskey", "access_key", "token")
 
@@ -163,6 +164,7 @@ class RoleHooks(Hooks):
         for r in rows:
             if r.id == ADMINISTRATOR_ROLE_ID or r.role_alias == ADMINISTRATOR:
                 raise ServiceError(t("cannot_delete_builtin", value=r.role_name))
+        await keep_an_administrator(ctx, without_roles={r.id for r in rows})
         ids = [r.id for r in rows]
         await ctx.session.execute(delete(m.RoleMenu).where(m.RoleMenu.role_id.in_(ids)))
         await ctx.session.execute(delete(m.RoleScope).where(m.RoleScope.role_id.in_(ids)))
@@ -291,6 +293,9 @@ class UserHooks(Hooks):
             plain = data.get("password")
             if not plain:
                 raise ServiceError(t("field_required", field="password"))
+            from liftdesk.system.api.passwords import refuse_weak
+
+            refuse_weak(md5_hex(plain), obj.account)
             obj.password = hash_password(md5_hex(plain))
             await _check_quota(ctx)
         elif "password" in data:
@@ -299,6 +304,8 @@ class UserHooks(Hooks):
         if not creating and "status" in data and obj.status != 1:
             await _revoke(ctx, obj.id)  # a disabled user's sessions end now
         await _check_refs(ctx, obj)
+        if not creating and ("role_id" in data or "status" in data):
+            await keep_an_administrator(ctx, changed={obj.id: obj})
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         await ctx.session.execute(delete(m.UserDept).where(m.UserDept.user_id == obj.id))
@@ -308,6 +315,7 @@ class UserHooks(Hooks):
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
         if any(r.id == ctx.principal.user_id for r in rows):
             raise ServiceError(t("cannot_delete_self"))
+        await keep_an_administrator(ctx, without_users={r.id for r in rows})
         for r in rows:
             await _revoke(ctx, r.id)  # a removed user's tokens and live sockets end with the removal
         await ctx.session.execute(delete(m.UserDept).where(m.UserDept.user_id.in_([r.id for r in rows])))
@@ -384,6 +392,29 @@ async def _check_refs(ctx: Ctx, obj: m.User) -> None:
             raise Forbidden(t("admin_role_only"), 403)
 
 
+async def keep_an_administrator(
+    ctx: Ctx,
+    *,
+    without_roles: AbstractSet[int] = frozenset(),
+    without_users: AbstractSet[int] = frozenset(),
+    changed: dict[int, m.User] | None = None,
+) -> None:
+    """The caller's tenant keeps an enabled user holding an administrator role once roles ``without_roles`` and
+    users ``without_users`` are gone and the users ``changed`` hold their new roles and status; else a 400."""
+    roles = ctx.scope.select(m.Role, data=False).with_only_columns(m.Role.id).where(m.Role.is_admin == 1)
+    admin_roles = set((await ctx.session.execute(roles)).scalars().all()) - without_roles
+    changed = changed or {}
+    users = ctx.scope.select(m.User, data=False).with_only_columns(m.User.id, m.User.role_id, m.User.status)
+    for ident, role_id, status in (await ctx.session.execute(users)).all():
+        if ident in without_users:
+            continue
+        if ident in changed:
+            role_id, status = changed[ident].role_id, changed[ident].status
+        if status == 1 and admin_roles & set(_csv(role_id)):
+            return
+    raise ServiceError(t("last_admin"))
+
+
 class TenantHooks(Hooks):
     async def before_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if creating:
@@ -398,7 +429,8 @@ class TenantHooks(Hooks):
 
     async def after_save(self, ctx: Ctx, obj: Any, data: dict[str, Any], creating: bool) -> None:
         if creating:
-            await provision_tenant(ctx.session, obj)
+            # the answer of the creation shows it, once (``TenantOut.admin_password``); it is stored nowhere
+            obj.admin_password = await provision_tenant(ctx.session, obj)
         _settings_changed(ctx, "tenant", obj.tenant_id, None)  # e.g. its retention period
 
     async def before_remove(self, ctx: Ctx, rows: Sequence[Any]) -> None:
@@ -407,11 +439,15 @@ class TenantHooks(Hooks):
                 raise ServiceError(t("cannot_delete_builtin", value=r.tenant_name))
 
 
-async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> None:
+async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> str:
     """A new tenant gets an admin role with the default menus, a root organisation, post ceo, a copy of the
-    business dictionaries and an ``admin`` account (password = parameter ``tenant.default.password``)."""
+    business dictionaries and an ``admin`` account with a random password of its own, returned (to be shown once to
+    the platform administrator who created the tenant; BladeX gave every new tenant the shared parameter
+    ``tenant.default.password``, and whoever signed in first took the tenant)."""
+    from liftdesk.system.api.passwords import random_password
+
     tid = tenant.tenant_id
-    role = m.Role(tenant_id=tid, parent_id=0, role_name="管理员", role_alias=TENANT_ADMIN, sort=1)
+    role = m.Role(tenant_id=tid, parent_id=0, role_name="管理员", role_alias=TENANT_ADMIN, sort=1, is_admin=1)
     dept = m.Dept(
         tenant_id=tid,
         parent_id=0,
@@ -449,7 +485,7 @@ async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> None:
         session.add(copy)
         await session.flush()
         id_map[row.id] = copy.id
-    password = await param_value(session, "tenant.default.password", "admin")
+    password = random_password()
     user = m.User(
         tenant_id=tid,
         account="admin",
@@ -460,11 +496,12 @@ async def provision_tenant(session: AsyncSession, tenant: m.Tenant) -> None:
         dept_id=str(dept.id),
         post_id=str(post.id),
         user_type=1,
-        password_must_change=1,  # the default password is shared by every new tenant: replaced at first sign-in
+        password_must_change=1,  # the platform administrator knows it: replaced at first sign-in
     )
     session.add(user)
     await session.flush()
     session.add(m.UserDept(user_id=user.id, dept_id=dept.id))
+    return password
 
 
 def _with_subtrees(menus: list[m.Menu], codes: set[str]) -> set[int]:

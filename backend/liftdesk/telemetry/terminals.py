@@ -8,9 +8,10 @@ Authentication codes (``fics_terminal.auth_code``):
 
 * a terminal that registered here (0x0100) was given a code (``registered_at`` set): only that code passes;
 * a terminal that never registered here (moved from the old platform, it knows only that platform's code) is let in
-  when a vehicle names it, unless ``strict_auth`` is on; the first code it authenticates with is remembered
-  (``registered_at`` stays empty) and from then on only that code passes, so a device number alone is not enough;
-  with ``strict_auth`` on, such a remembered code is refused too (only codes this platform issued pass);
+  with the code imported with its vehicle (``fics_car_info.terminal_auth_code``) and no other, unless ``strict_auth``
+  is on; that code becomes its code (``registered_at`` stays empty). A terminal whose vehicle holds no imported code
+  must register (0x0100): a device number alone, with whatever code, is not enough. With ``strict_auth`` on, imported
+  and remembered codes are refused too (only codes this platform issued pass);
 * a terminal that deregistered (0x0003) has the empty code: refused until it registers again.
 """
 
@@ -343,14 +344,21 @@ class TerminalService:
                         results.append(None)  # a code remembered from the old platform, not one we issued
                         continue
                 else:
-                    if self.strict_auth or not auth_code or len(auth_code) > 64 or clean(auth_code, 64) != auth_code:
-                        results.append(None)  # strict, or a code that could not be kept as it is
+                    imported = car.terminal_auth_code
+                    if (
+                        self.strict_auth
+                        or not imported
+                        or not secrets.compare_digest(imported.encode(), auth_code.encode())
+                    ):
+                        results.append(None)  # strict, or not the code imported with its vehicle (or none was)
                         continue
                     if term is None:
                         term = rows.terms[device] = Terminal(device_number=device, tenant_id=car.tenant_id)
                         s.add(term)
-                    term.auth_code, term.registered_at = auth_code, None  # remembered: its first code
-                    log.info("terminal %s authenticated with its old platform's code; it is kept", device)
+                    term.auth_code, term.registered_at = auth_code, None  # from now on its code
+                    log.info(
+                        "terminal %s authenticated with its old platform's code, imported with its vehicle", device
+                    )
                 term.tenant_id, term.vehicle_id, term.sim_number = car.tenant_id, car.id, car.sim_number
                 if clean(item.imei, 32):
                     term.imei = clean(item.imei, 32)

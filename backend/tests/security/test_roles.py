@@ -126,15 +126,15 @@ async def test_credential_parameters_are_the_platform_administrators(api: Api, t
     keys = {
         p["paramKey"] for p in (await api.get("/api/blade-system/param/list", params={"size": 1000}))["data"]["records"]
     }
-    assert "tenant.default.password" in keys, "the platform administrator sees it"
+    assert "account.initPassword" in keys, "the platform administrator sees it"
     theirs = await api.get("/api/blade-system/param/list", params={"size": 1000}, **as_b)
-    assert "tenant.default.password" not in {p["paramKey"] for p in theirs["data"]["records"]}
-    probe = await api.get("/api/blade-system/param/list", params={"paramValue": "admin", "size": 1000}, **as_b)
+    assert "account.initPassword" not in {p["paramKey"] for p in theirs["data"]["records"]}
+    probe = await api.get("/api/blade-system/param/list", params={"paramValue": "123456", "size": 1000}, **as_b)
     assert all("password" not in p["paramKey"] for p in probe["data"]["records"]), "no filtering around it either"
     secret = next(
         p
         for p in (await api.get("/api/blade-system/param/list", params={"size": 1000}))["data"]["records"]
-        if p["paramKey"] == "tenant.default.password"
+        if p["paramKey"] == "account.initPassword"
     )
     detail = await api.get("/api/blade-system/param/detail", params={"id": secret["id"]}, **as_b)
     assert detail["code"] == 404 or detail["code"] == 400, detail

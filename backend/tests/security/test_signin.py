@@ -165,7 +165,7 @@ async def test_the_seeded_administrator_must_choose_a_password(api: Api) -> None
 async def test_a_new_tenants_administrator_must_choose_a_password(api: Api) -> None:
     made = await api.post("/api/blade-system/tenant/submit", json={"tenantName": api.unique("Fresh ")})
     tid = made["data"]["tenantId"]
-    r = await api.login("admin", "admin", tenant=tid)
+    r = await api.login("admin", made["data"]["adminPassword"], tenant=tid)
     assert r.status_code == 200 and r.json()["must_change_password"] is True
     h = {"Blade-Auth": f"bearer {r.json()['access_token']}", "Authorization": BASIC}
     assert (await api.client.get("/api/blade-user/page", headers=h)).json()["code"] == 403

@@ -52,7 +52,7 @@ async def test_wrong_password_and_unknown_tenant_and_client(api: Api) -> None:
     )
     assert en.json()["error_description"] == "Wrong account or password"
     tenant = await api.login("admin", "admin", tenant="999999")
-    assert tenant.json()["error_description"] == "租户ID未找到"
+    assert tenant.json()["error_description"] == "用户名或密码错误", "an unknown tenant is a wrong password"
     no_client = await api.client.post(
         "/api/blade-auth/oauth/token", params={"username": "admin", "password": md5("admin"), "grant_type": "password"}
     )

@@ -71,7 +71,13 @@ async def _car(api: Api, tenant: str, device: str) -> str:
     captures: a code they authenticated with would otherwise be the one remembered for it)."""
     await _forget(api, device)
     car = await api.post(
-        f"{F}/carInfo/insertCarInfo", json={"carNo": api.unique("CAP-"), "deviceNumber": device}, tenant=tenant
+        f"{F}/carInfo/insertCarInfo",
+        json={
+            "carNo": api.unique("CAP-"),
+            "deviceNumber": device,
+            "terminalAuthCode": "code-from-the-old-platform",
+        },
+        tenant=tenant,
     )
     assert car["code"] == 200, car
     return str(car["data"]["id"])

@@ -127,9 +127,15 @@ async def stack(db: Database) -> AsyncIterator[Stack]:
     await close_stack(s)
 
 
-async def add_vehicle(db: Database, device: str | None = None, tenant: str = "000000") -> tuple[int, str]:
+async def add_vehicle(
+    db: Database, device: str | None = None, tenant: str = "000000", auth_code: str | None = None
+) -> tuple[int, str]:
+    """A vehicle naming ``device`` (a new number by default); ``auth_code``: its terminal's code on the old
+    platform, imported with it (a terminal that never registered here authenticates with it)."""
     device = device or f"{next_id() % 10**12:012d}"
-    car = Vehicle(tenant_id=tenant, car_no=f"FL-{device[-5:]}", device_number=device, car_type=4)
+    car = Vehicle(
+        tenant_id=tenant, car_no=f"FL-{device[-5:]}", device_number=device, car_type=4, terminal_auth_code=auth_code
+    )
     async with db.sessionmaker() as s:
         s.add(car)
         await s.commit()
@@ -262,7 +268,7 @@ async def test_captured_2013_frames(stack: Stack) -> None:
     term = await terminal_row(stack.db, "013511221122")
     assert term is not None and term.registered_at is not None and term.auth_code == reply.auth_code
 
-    vid, _ = await add_vehicle(stack.db, "123456789012", CAPTURES)
+    vid, _ = await add_vehicle(stack.db, "123456789012", CAPTURES, auth_code="anything")
     async with stack.client("123456789012") as client:
         assert await client.authenticate("anything") == 0
         done = client.expect(126, 0x0200)
@@ -279,7 +285,7 @@ async def test_captured_2013_frames(stack: Stack) -> None:
 
 
 async def test_captured_south_west_position_keeps_its_signs(stack: Stack) -> None:
-    vid, _ = await add_vehicle(stack.db, "794308010679", CAPTURES)
+    vid, _ = await add_vehicle(stack.db, "794308010679", CAPTURES, auth_code="x")
     async with stack.client("794308010679") as client:
         assert await client.authenticate("x") == 0
         done = client.expect(312, 0x0200)
@@ -344,7 +350,7 @@ async def test_unknown_terminal_is_refused(stack: Stack) -> None:
 
 
 async def test_nothing_but_registration_and_authentication_before_authentication(stack: Stack) -> None:
-    vid, device = await add_vehicle(stack.db)
+    vid, device = await add_vehicle(stack.db, auth_code="any")
     async with stack.client(device) as client:
         assert await ack(client, loc(0)) == 1
         assert await ack(client, Heartbeat()) == 1

@@ -118,10 +118,12 @@ async def test_a_registered_terminal_passes_only_with_the_code_it_was_given(stac
     assert len(await positions(stack.db, vid)) == 1
 
 
-async def test_a_migrated_terminal_keeps_its_old_code_and_only_that_one(stack: Stack) -> None:
-    """A terminal that never registered here (it knows the old platform's code) is let in when a vehicle names it;
-    its first code is remembered and from then on only that code passes."""
-    vid, device = await add_vehicle(stack.db)
+async def test_a_migrated_terminal_passes_with_the_code_imported_with_its_vehicle_only(stack: Stack) -> None:
+    """A terminal that never registered here (it knows the old platform's code) is let in with the code imported
+    with its vehicle and no other; that code is its code from then on."""
+    vid, device = await add_vehicle(stack.db, auth_code="old-platform-code")
+    async with stack.client(device) as thief:
+        await refused(thief, "another-code")
     async with stack.client(device) as client:
         assert await client.authenticate("old-platform-code") == 0
         assert await ack(client, loc(0)) == 0
@@ -143,9 +145,9 @@ async def test_strict_authentication_takes_only_codes_this_platform_issued(db: D
         await s.commit()
     stack = await make_stack(db, terminals=TerminalService(db, strict_auth=True), idle_timeout_s=60)
     try:
-        _, migrated = await add_vehicle(db)
+        _, migrated = await add_vehicle(db, auth_code="old-platform-code")
         async with stack.client(migrated) as client:
-            await refused(client, "old-platform-code")
+            await refused(client, "old-platform-code")  # imported with its vehicle, not issued here
         async with stack.client(remembered) as client:
             await refused(client, "old-code")
         _, registered = await add_vehicle(db)
@@ -247,7 +249,13 @@ async def test_a_vehicle_renumbered_or_deleted_through_the_api_disconnects_its_t
         assert await client.heartbeat(WAIT) == 0  # saving the vehicle without renumbering it changes nothing
         renumbered = await api.post(
             f"{F}/carInfo/updateCarInfoById",
-            json={"id": car_id, "carNo": car_no, "deviceNumber": other, "simNumber": "1440099"},
+            json={
+                "id": car_id,
+                "carNo": car_no,
+                "deviceNumber": other,
+                "simNumber": "1440099",
+                "terminalAuthCode": "its-code",
+            },
         )
         assert renumbered["code"] == 200, renumbered
         await asyncio.wait_for(client.closed.wait(), WAIT)
@@ -325,7 +333,7 @@ async def test_vendor_items_are_read_by_the_terminal_s_maker(stack: Stack) -> No
         assert extra["items"] == {"0xe1": "012c005a"} and "impact_g" not in extra
     finally:
         await client.close()
-    vid, device = await add_vehicle(stack.db)
+    vid, device = await add_vehicle(stack.db, auth_code="old-code")
     async with stack.client(device) as client:
         assert await client.authenticate("old-code") == 0
         extra = await report_extra(stack, client, vid, 0)
@@ -343,7 +351,7 @@ async def test_vendor_items_are_read_by_the_terminal_s_maker(stack: Stack) -> No
 async def test_every_terminal_speaks_the_extension_when_the_list_says_so(db: Database) -> None:
     stack = await make_stack(db, vendor_extension_makers="OTHER, *", idle_timeout_s=60)
     try:
-        vid, device = await add_vehicle(db)
+        vid, device = await add_vehicle(db, auth_code="old-code")
         async with stack.client(device) as client:
             assert await client.authenticate("old-code") == 0
             extra = await report_extra(stack, client, vid, 0)

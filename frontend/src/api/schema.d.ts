@@ -4263,7 +4263,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment
+         * Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment. Needs the add or edit button of the page it belongs to (page), and fits the tenant's quota and the user's rate
          * @description Permission: every signed-in user. Kind: action.
          */
         post: operations["files-attach_upload_file"];
@@ -20145,10 +20145,22 @@ export interface components {
              * @default 12
              */
             retentionMonths: number;
+            /**
+             * Storagequotamb
+             * @description the tenant's file storage, MB (-1: no limit)
+             * @default 2048
+             */
+            storageQuotaMb: number;
             /** Tenantid */
             tenantId?: string | null;
             /** Tenantname */
             tenantName: string;
+            /**
+             * Uploadrate
+             * @description uploads per user per hour (-1: no limit)
+             * @default 200
+             */
+            uploadRate: number;
         };
         /** @description without id: a new row, its required fields given; with id: the fields to change */
         TenantInSubmit: components["schemas"]["TenantIn"] | components["schemas"]["TenantInUpdate"];
@@ -20177,10 +20189,20 @@ export interface components {
             packageId?: string | null;
             /** Retentionmonths */
             retentionMonths?: number;
+            /**
+             * Storagequotamb
+             * @description the tenant's file storage, MB (-1: no limit)
+             */
+            storageQuotaMb?: number;
             /** Tenantid */
             tenantId?: string | null;
             /** Tenantname */
             tenantName?: string;
+            /**
+             * Uploadrate
+             * @description uploads per user per hour (-1: no limit)
+             */
+            uploadRate?: number;
         };
         /** TenantInfo */
         TenantInfo: {
@@ -20212,6 +20234,8 @@ export interface components {
             accountNumber: number;
             /** Address */
             address?: string | null;
+            /** Adminpassword */
+            adminPassword?: string | null;
             /** Backgroundurl */
             backgroundUrl?: string | null;
             /** Contactnumber */
@@ -20239,6 +20263,12 @@ export interface components {
             retentionMonths: number;
             /** Status */
             status?: number | null;
+            /**
+             * Storagequotamb
+             * @description the tenant's file storage, MB (-1: no limit)
+             * @default 2048
+             */
+            storageQuotaMb: number;
             /** Tenantid */
             tenantId?: string | null;
             /** Tenantname */
@@ -20247,6 +20277,12 @@ export interface components {
             updateTime?: string | null;
             /** Updateuser */
             updateUser?: string | null;
+            /**
+             * Uploadrate
+             * @description uploads per user per hour (-1: no limit)
+             * @default 200
+             */
+            uploadRate: number;
         };
         /**
          * TerminalSummary
@@ -21138,6 +21174,11 @@ export interface components {
             simNumber?: string | null;
             /** Speedlimitkmh */
             speedLimitKmh?: number | null;
+            /**
+             * Terminalauthcode
+             * @description the terminal's authentication code on the old platform (a terminal that never registered here passes its first authentication with it only); written, never answered
+             */
+            terminalAuthCode?: string | null;
             /** Videodevice */
             videoDevice?: string | null;
             /** Warrantyexpiry */
@@ -21972,6 +22013,11 @@ export interface components {
             simNumber?: string | null;
             /** Speedlimitkmh */
             speedLimitKmh?: number | null;
+            /**
+             * Terminalauthcode
+             * @description the terminal's authentication code on the old platform (a terminal that never registered here passes its first authentication with it only); written, never answered
+             */
+            terminalAuthCode?: string | null;
             /** Videodevice */
             videoDevice?: string | null;
             /** Warrantyexpiry */
@@ -25382,6 +25428,8 @@ export interface operations {
     "files-attach_cos_token": {
         parameters: {
             query: {
+                /** @description the page the file belongs to (attach: the attachments; driverPaper: a driver's papers); its add or edit button is needed */
+                page?: "attach" | "driverPaper";
                 /** @description the file's name; its extension (one of the accepted kinds) fixes its Content-Type */
                 fileName: string;
             };
@@ -29241,7 +29289,10 @@ export interface operations {
     };
     "files-attach_upload_file": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the page the file belongs to (attach: the attachments; driverPaper: a driver's papers); its add or edit button is needed */
+                page?: "attach" | "driverPaper";
+            };
             header?: never;
             path?: never;
             cookie?: never;

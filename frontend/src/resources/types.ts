@@ -209,6 +209,12 @@ export interface ResourceConfig {
   rowActions?: RowAction[];
   /** Values of a new child row. */
   childDefaults?: (parent: Row) => Row;
+  /**
+   * What the creation's answer holds that no later call shows (e.g. a new tenant's administrator password): shown
+   * once in a dialog after a new row is saved, as the i18n keys `title` and `text` with the `values` the text names;
+   * null shows nothing.
+   */
+  created?: (saved: Row) => { title: string; text: string; values: Record<string, string> } | null;
   /** Width (px) of the detail drawer; 560 unless given (e.g. wider for JSON). */
   detailWidth?: number;
   /** Fixed list parameters. */

@@ -28,6 +28,8 @@ _VEHICLE_COLUMNS = (
     Column("rated_load_kg", "额定载重(kg)", "Rated load (kg)"),
     Column("speed_limit_kmh", "限速(km/h)", "Speed limit (km/h)"),
 )
+#: The import also takes the code the terminal had on the old platform (never exported: a credential).
+_VEHICLE_IMPORT = (*_VEHICLE_COLUMNS, Column("terminal_auth_code", "原平台鉴权码", "Old platform auth code"))
 #: The export adds the names a reader wants next to the keys the import takes back.
 _VEHICLE_EXPORT = (
     *_VEHICLE_COLUMNS,
@@ -51,7 +53,7 @@ declare_importer(
     # the specification's name of the import's report (ours was importCarProgress): what the import did with the
     # vehicles of its file, by the jobId its answer gave
     "getCarByImport",
-    _VEHICLE_COLUMNS,
+    _VEHICLE_IMPORT,
     key=("car_no",),
     filename="vehicles",
     summary="Register vehicles from an .xls / .xlsx file (multipart file, isCovered=1 updates vehicles of the same "

@@ -4,10 +4,12 @@
   enabled one, in one transaction (and the partial unique index ``ux_blade_oss_enabled`` holds it against two at
   once); ``POST .../oss/test?id=`` (button ``oss_edit``): can its bucket be reached with its keys? (An endpoint
   that leads to an internal address is refused, ``core.egress``.)
-- ``POST /api/blade-fics/file/upload`` (multipart ``file``; every signed-in user: the shell's upload helper): the file
+- ``POST /api/blade-fics/file/upload?page=`` (multipart ``file``; whoever holds the add or edit button of the page the
+  file belongs to: ``system.uploads``; within the tenant's storage quota and the user's upload rate): the file
   goes to the tenant's enabled store (else the local disk), checked by content and size (``files.check_upload``), and
   an attachment row is written; the answer is ``{link, domain, name, originalName, attachId}``.
-- ``GET /api/blade-fics-report/fics/common/cosToken?fileName=`` (every signed-in user, like ``file/upload``): a
+- ``GET /api/blade-fics-report/fics/common/cosToken?fileName=&page=`` (who may ``file/upload``, within the same
+  limits: the file counted at the upload limit until it is read): a
   direct-upload credential for the tenant's enabled object storage (``files.issue_direct_upload``): a presigned POST
   the object store enforces (one key made here, in the tenant's own bucket; 1 byte to the upload limit; the
   ``Content-Type`` of the name's extension, which must be an accepted kind; 10 minutes) and the attachment row it
@@ -32,11 +34,18 @@ from liftdesk.core.config import Settings
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.resource import SIGNED_IN
-from liftdesk.system import files
+from liftdesk.system import files, uploads
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system.api.common import FICS
-from liftdesk.system.schemas import AttachIdQuery, CosTokenOut, CosTokenQuery, OssIdQuery, OssOut, UploadOut
+from liftdesk.system.schemas import (
+    AttachIdQuery,
+    CosTokenOut,
+    CosTokenQuery,
+    OssIdQuery,
+    OssOut,
+    UploadOut,
+)
 
 UPLOAD = "/api/blade-fics/file/upload"
 DOWNLOAD = files.ATTACH_DOWNLOAD
@@ -95,11 +104,14 @@ async def test_oss(ctx: crud.Ctx, query: OssIdQuery, request: Request) -> bool:
     "POST",
     UPLOAD,
     permission=SIGNED_IN,
+    query=uploads.UploadQuery,
     answer=UploadOut,
     openapi=_UPLOAD_DOCUMENT,
-    summary="Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment",
+    summary="Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment. Needs "
+    "the add or edit button of the page it belongs to (page), and fits the tenant's quota and the user's rate",
 )
-async def upload_file(ctx: crud.Ctx, upload: UploadFile, request: Request) -> UploadOut:
+async def upload_file(ctx: crud.Ctx, query: uploads.UploadQuery, upload: UploadFile, request: Request) -> UploadOut:
+    await uploads.require_page(ctx, query.page)
     settings = _settings(request)
     data = await upload.read(settings.upload_max_bytes + 1)
     kind = files.check_upload(settings, data, upload.filename or "")
@@ -116,6 +128,7 @@ async def upload_file(ctx: crud.Ctx, upload: UploadFile, request: Request) -> Up
     summary="A direct-upload credential (presigned POST, 10 minutes) for one file into the tenant's object storage",
 )
 async def cos_token(ctx: crud.Ctx, query: CosTokenQuery, request: Request) -> CosTokenOut:
+    await uploads.require_page(ctx, query.page)
     settings = _settings(request)
     row, post, kind = await files.issue_direct_upload(ctx, settings, query.file_name)
     return CosTokenOut(

@@ -9,9 +9,11 @@ tokens and closes their live sockets (``AUTH_REVOKED`` on the bus).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import string
+from functools import cache
 
 from pydantic import ConfigDict, Field
 from sqlalchemy import case, select
@@ -55,6 +57,35 @@ def password_problem(plain: str) -> str | None:
 def check_rule(plain: str, field: str = "password") -> None:
     if password_problem(plain) is not None:
         raise ServiceError(t("password_rule", field=field))
+
+
+@cache
+def _common_md5() -> frozenset[bytes]:
+    """The md5 of every word of zxcvbn's frequency lists (common passwords, English words, names, surnames: about
+    90,000), as written there (lower case), capitalised and in upper case: passwords arrive md5-hashed, so a common
+    one is known by its md5. Built once, on first use (about a second; 16 bytes a word)."""
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+    words = {w for ranked in FREQUENCY_LISTS.values() for w in ranked}
+    return frozenset(
+        hashlib.md5(variant.encode(), usedforsecurity=False).digest()
+        for w in words
+        for variant in {w, w.capitalize(), w.upper()}
+    )
+
+
+def refuse_weak(md5_of_plain: str, account: str, field: str = "password") -> None:
+    """A password whose md5 is that of a common password (zxcvbn's lists) or of the account name is refused (400,
+    naming ``field``): the server sees only the md5 of a password the user types, and can still tell these."""
+    digest = md5_of_plain.lower()
+    if digest == md5_hex(account) or digest == md5_hex(account.lower()):
+        raise ServiceError(t("password_is_account", field=field))
+    try:
+        raw = bytes.fromhex(digest)
+    except ValueError:
+        return
+    if raw in _common_md5():
+        raise ServiceError(t("password_common", field=field))
 
 
 def random_password(length: int = 12) -> str:
@@ -112,6 +143,7 @@ async def update_password(ctx: crud.Ctx, query: PasswordChangeQuery) -> bool:
         raise ServiceError(t("old_password_wrong"))
     if new == old or new == md5_hex(user.account):
         raise ServiceError(t("password_unchanged"))
+    refuse_weak(new, user.account, "newPassword")
     user.password = hash_password(new)
     user.password_must_change = 0
     await revoke_user(ctx, user.id)
@@ -184,6 +216,8 @@ async def replace_password(ctx: crud.Ctx, query: ReplaceIn, body: ReplaceIn) -> 
         raise ServiceError(t("field_required", field="password"))
     check_rule(plain)
     users: list[m.User] = await selected(ctx, ids, "userIds")
+    for user in users:
+        refuse_weak(md5_hex(plain), user.account)
     await _set(ctx, users, {u.id: plain for u in users})
     return True
 

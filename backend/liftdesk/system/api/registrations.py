@@ -33,7 +33,7 @@ from liftdesk.core.security import ADMINISTRATOR_ROLE_ID, hash_password, md5_hex
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system.api.common import USER
-from liftdesk.system.api.passwords import UserIdsQuery
+from liftdesk.system.api.passwords import UserIdsQuery, refuse_weak
 from liftdesk.system.api.passwords import check_rule as check_password_rule
 from liftdesk.system.service import param_value
 
@@ -78,6 +78,7 @@ def _check(body: GuestIn) -> None:
     if name and not 2 <= len(name) <= 5:
         raise ServiceError(t("real_name_length", field="name"))
     check_password_rule(body.password, "password")
+    refuse_weak(md5_hex(body.password), body.account, "password")
 
 
 async def register(session: AsyncSession, body: GuestIn, address: str) -> None:

@@ -32,7 +32,7 @@ from liftdesk.system import resources as res
 from liftdesk.system import schemas as s
 from liftdesk.system.api.common import USER
 from liftdesk.system.api.passwords import UserIdsQuery, random_password
-from liftdesk.system.service import dict_labels
+from liftdesk.system.service import dict_labels, keep_an_administrator
 
 # ---------------------------------------------------------------- users (beyond CRUD)
 
@@ -219,6 +219,7 @@ async def grant_roles(ctx: crud.Ctx, query: s.UserGrantQuery) -> bool:
     for user in users:
         user.role_id = text
         ctx.scope.stamp(user, creating=False)
+    await keep_an_administrator(ctx, changed={u.id: u for u in users})
     await ctx.session.flush()
     return True
 

@@ -122,7 +122,10 @@ def _web_column(f: CodeField) -> str:
 
 
 def _title(code: CodeIn) -> str:
-    return re.sub(r'["\\`\r\n]', " ", code.code_name)
+    """The record's name as written into comments: a Python docstring (no quote, backslash or line break can end or
+    bend it) and a TypeScript block comment (``*/`` would end it: the generated page would run what follows)."""
+    text = re.sub(r'["\\`\r\n\u2028\u2029]', " ", code.code_name)
+    return text.replace("*/", "* /")
 
 
 def generate(code: CodeIn, record: int, heads: Sequence[str]) -> list[Generated]:

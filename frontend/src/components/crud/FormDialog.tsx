@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect } from 'react';
-import { Col, Form, Modal, Row as GridRow, Spin } from 'antd';
+import { App, Col, Form, Modal, Row as GridRow, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
@@ -38,6 +38,7 @@ export function FormDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const { modal } = App.useApp();
   const [form] = Form.useForm<Values>();
   const editing = state?.mode === 'edit';
   const id = editing && state.row?.id ? String(state.row.id) : undefined;
@@ -89,9 +90,12 @@ export function FormDialog({
       for (const [k, v] of Object.entries(fixedValues)) if (payload[k] === undefined) payload[k] = v;
     }
     try {
-      await save.mutateAsync({ mode: editing ? 'update' : 'create', payload });
+      const saved = await save.mutateAsync({ mode: editing ? 'update' : 'create', payload });
       toast.success(t('crud.saved'));
       onClose();
+      // what only the creation's answer holds, shown this once (e.g. a new tenant's administrator password)
+      const notice = !editing && config.created ? config.created((saved ?? {}) as Row) : null;
+      if (notice) modal.info({ title: t(notice.title), content: t(notice.text, notice.values), okText: t('common.confirm'), width: 480 });
     } catch (e) {
       // a toast shows the server's message; the form stays open for a correction, the field named marked
       showRefusal(e);

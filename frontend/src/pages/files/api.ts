@@ -7,11 +7,17 @@ import { saveFile } from '../../components/crud/saveFile';
 /** What an upload answers (`POST /api/blade-fics/file/upload`): the attachment's link, key and id. */
 export type Uploaded = components['schemas']['UploadOut'];
 
-/** Uploads one file to the tenant's enabled store (else the server's disk); it becomes an attachment. */
-export async function uploadFile(file: Blob, name: string): Promise<Uploaded> {
+/** The page an uploaded file belongs to: the server asks for that page's add or edit button. */
+export type UploadPage = 'attach' | 'driverPaper';
+
+/**
+ * Uploads one file to the tenant's enabled store (else the server's disk); it becomes an attachment. The server
+ * refuses it past the tenant's storage quota or the user's hourly upload rate, with a message naming the limit.
+ */
+export async function uploadFile(file: Blob, name: string, page: UploadPage = 'attach'): Promise<Uploaded> {
   const form = new FormData();
   form.append('file', file, name);
-  const body = await request<R<Uploaded>>(action('attach', 'upload_file'), { method: 'POST', form });
+  const body = await request<R<Uploaded>>(action('attach', 'upload_file'), { method: 'POST', form, params: { page } });
   return body.data;
 }
 

@@ -30,7 +30,7 @@ export function PaperPictures({ value, onChange, disabled }: FieldControlProps) 
     }
     setBusy(true);
     try {
-      const done = await uploadFile(file, file.name);
+      const done = await uploadFile(file, file.name, 'driverPaper');
       const side = pictures.some((p) => p.side === 1) ? (pictures.some((p) => p.side === 2) ? 3 : 2) : 1;
       set([...pictures, { attachId: String(done.attachId), side, link: done.link, originalName: done.originalName }]);
     } catch {
