@@ -14,6 +14,7 @@ from liftdesk.core.envelope import Forbidden, NotAuthenticated
 from liftdesk.core.i18n import t
 from liftdesk.core.kv import KV
 from liftdesk.core.security import Principal, decode_token, principal_from_claims, token_from_request
+from liftdesk.core.services import Services
 
 
 def revoked_key(jti: str) -> str:
@@ -70,6 +71,14 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 async def principal_of(session: AsyncSession, token: str | None, path: str | None = None) -> Principal:

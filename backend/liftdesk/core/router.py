@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from liftdesk.core import crud
 from liftdesk.core.context import Ctx
-from liftdesk.core.deps import CurrentUser, SessionDep
+from liftdesk.core.deps import CurrentUser, SessionDep, get_services
 from liftdesk.core.envelope import R, ServiceError, ok, r_list_of, r_of
 from liftdesk.core.i18n import t
 from liftdesk.core.ids import ID_PATTERN, ID_RE, ids_pattern
@@ -31,7 +31,6 @@ from liftdesk.core.paging import MAX_PAGE, PageQuery, r_page_of, sort_descriptio
 from liftdesk.core.registry import REGISTRY, Registry
 from liftdesk.core.resource import SIGNED_IN, Action, Permission, Resource
 from liftdesk.core.schemas import DocumentedNotNull, TreeNode
-from liftdesk.core.services import Services
 
 #: The most ids one ``remove`` is documented to take (``crud.parse_ids`` reads up to 10,000; a pattern of more ids
 #: is beyond what schema validators compile).
@@ -377,7 +376,7 @@ def endpoint_of(action: Action) -> Callable[..., Awaitable[Any]]:
         if "ident" in wants:
             args["ident"] = crud.parse_id(kw["ident"], action.path_id or "id")
         if "services" in wants:
-            args["services"] = services_of(request)
+            args["services"] = get_services(request)
         if "request" in wants:
             args["request"] = request
         if "upload" in wants:
@@ -395,11 +394,6 @@ def endpoint_of(action: Action) -> Callable[..., Awaitable[Any]]:
     return endpoint
 
 
-def services_of(request: Request) -> Services:
-    services: Services = request.app.state.services
-    return services
-
-
 async def finish(request: Request, c: Ctx) -> None:
     """The one place a request's work is committed: commit what the call wrote, then publish its bus messages and
     run its after-commit work."""
@@ -411,7 +405,7 @@ async def finish(request: Request, c: Ctx) -> None:
 async def publish_outbox(request: Request, c: Ctx) -> None:
     """After the commit: publish the request's bus messages, then run its after-commit work with the app's
     services."""
-    services = services_of(request)
+    services = get_services(request)
     for topic, message in c.outbox:
         await services.bus.publish(topic, message)
     c.outbox.clear()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import Request, UploadFile
+from fastapi import UploadFile
 from pydantic import Field
 from sqlalchemy import select, update
 
@@ -385,7 +385,7 @@ async def _drop_face_file(ctx: crud.Ctx, link: str | None) -> None:
     summary="Upload a driver's face photo (multipart 'file', driverId in the query): a JPG or PNG of at most 5 MB, "
     "judged by its content; kept in the tenant's file store; not issued to the devices until they get it",
 )
-async def upload_face(ctx: crud.Ctx, query: ds.DriverIdQuery, upload: UploadFile, request: Request) -> ds.FaceOut:
+async def upload_face(ctx: crud.Ctx, query: ds.DriverIdQuery, upload: UploadFile, services: Services) -> ds.FaceOut:
     driver = await driver_of(ctx, query.driver_id)
     data = await upload.read(FACE_MAX_BYTES + 1)
     if not data:
@@ -396,7 +396,7 @@ async def upload_face(ctx: crud.Ctx, query: ds.DriverIdQuery, upload: UploadFile
     if kind is None or kind.extension not in FACE_KINDS:
         raise ServiceError(t("file_type", field="file", types=", ".join(FACE_KINDS)))
     old = driver.face_photo
-    row = await files.store_attachment(ctx, request.app.state.settings, data, kind, upload.filename)
+    row = await files.store_attachment(ctx, services.settings, data, kind, upload.filename)
     driver.face_photo = row.link
     driver.face_issued = 0
     ctx.scope.stamp(driver, creating=False)

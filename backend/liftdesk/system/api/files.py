@@ -27,13 +27,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import Request, Response, UploadFile
+from fastapi import Response, UploadFile
 
 from liftdesk.core import crud
-from liftdesk.core.config import Settings
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.resource import SIGNED_IN
+from liftdesk.core.services import Services
 from liftdesk.system import files, uploads
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -62,11 +62,6 @@ _DOWNLOAD_DOCUMENT = {
 }
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
-
-
 @res.OSS.action(
     "POST",
     "enable",
@@ -90,11 +85,11 @@ async def enable_oss(ctx: crud.Ctx, query: OssIdQuery) -> dict[str, Any]:
     answer=bool,
     summary="Test a configuration: can its bucket be reached with its keys? (400 says why not)",
 )
-async def test_oss(ctx: crud.Ctx, query: OssIdQuery, request: Request) -> bool:
+async def test_oss(ctx: crud.Ctx, query: OssIdQuery, services: Services) -> bool:
     row = await crud.get_scoped(ctx, query.id)
     assert isinstance(row, m.Oss)
     try:
-        await files.store_of(_settings(request), ctx.scope.tenant_id, row).check()
+        await files.store_of(services.settings, ctx.scope.tenant_id, row).check()
     except files.StoreError as exc:
         raise ServiceError(t("oss_unreachable", field="endpoint", reason=str(exc))) from None
     return True
@@ -110,9 +105,9 @@ async def test_oss(ctx: crud.Ctx, query: OssIdQuery, request: Request) -> bool:
     summary="Upload a file (multipart field 'file') to the tenant's enabled store; it becomes an attachment. Needs "
     "the add or edit button of the page it belongs to (page), and fits the tenant's quota and the user's rate",
 )
-async def upload_file(ctx: crud.Ctx, query: uploads.UploadQuery, upload: UploadFile, request: Request) -> UploadOut:
+async def upload_file(ctx: crud.Ctx, query: uploads.UploadQuery, upload: UploadFile, services: Services) -> UploadOut:
     await uploads.require_page(ctx, query.page)
-    settings = _settings(request)
+    settings = services.settings
     data = await upload.read(settings.upload_max_bytes + 1)
     kind = files.check_upload(settings, data, upload.filename or "")
     row = await files.store_attachment(ctx, settings, data, kind, upload.filename)
@@ -127,9 +122,9 @@ async def upload_file(ctx: crud.Ctx, query: uploads.UploadQuery, upload: UploadF
     answer=CosTokenOut,
     summary="A direct-upload credential (presigned POST, 10 minutes) for one file into the tenant's object storage",
 )
-async def cos_token(ctx: crud.Ctx, query: CosTokenQuery, request: Request) -> CosTokenOut:
+async def cos_token(ctx: crud.Ctx, query: CosTokenQuery, services: Services) -> CosTokenOut:
     await uploads.require_page(ctx, query.page)
-    settings = _settings(request)
+    settings = services.settings
     row, post, kind = await files.issue_direct_upload(ctx, settings, query.file_name)
     return CosTokenOut(
         url=post.url,
@@ -158,7 +153,7 @@ def _disposition(name: str) -> str:
     openapi=_DOWNLOAD_DOCUMENT,
     summary="An attachment's file (its link): every signed-in user of the tenant, with a token",
 )
-async def download_attach(ctx: crud.Ctx, query: AttachIdQuery, request: Request) -> Response:
+async def download_attach(ctx: crud.Ctx, query: AttachIdQuery, services: Services) -> Response:
     # The tenant's file, whoever uploaded it (``data=False``): its link is shared within the tenant.
     stmt = ctx.scope.select(m.Attach, data=False).where(m.Attach.id == query.id)
     row = (await ctx.session.execute(stmt)).scalars().first()
@@ -166,12 +161,12 @@ async def download_attach(ctx: crud.Ctx, query: AttachIdQuery, request: Request)
         raise NotFound(t("not_found"))
     try:
         config = await files.config_of(ctx, row.oss_id)
-        data = await files.store_of(_settings(request), row.tenant_id, config).get(row.name)
+        data = await files.store_of(services.settings, row.tenant_id, config).get(row.name)
     except (files.MissingObject, ValueError):  # gone, or a stored key that is not one of ours (never followed)
         raise ServiceError(t("file_missing")) from None
     except files.StoreError as exc:
         raise ServiceError(t("file_store_failed", reason=str(exc))) from None
-    files.check_unchecked(_settings(request), row, data)
+    files.check_unchecked(services.settings, row, data)
     headers = {
         "Content-Disposition": _disposition(row.original_name),
         "Cache-Control": "private, no-store",

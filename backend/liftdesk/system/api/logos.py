@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
-from fastapi import Request, UploadFile
+from fastapi import UploadFile
 
 from liftdesk.core import crud
-from liftdesk.core.config import Settings
 from liftdesk.core.ids import ids_of
 from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Id, Schema
+from liftdesk.core.services import Services
 from liftdesk.system import files
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
@@ -48,8 +48,8 @@ class LogoOut(Schema):
     summary="Upload an organisation logo (jpg / jpeg / png, at most 5 MB, content matching the extension) to the "
     "tenant's enabled store; the answer's link is saved as deptLogo",
 )
-async def upload_logo(ctx: crud.Ctx, upload: UploadFile, request: Request) -> UploadOut:
-    settings: Settings = request.app.state.settings
+async def upload_logo(ctx: crud.Ctx, upload: UploadFile, services: Services) -> UploadOut:
+    settings = services.settings
     data = await upload.read(LOGO_MAX_BYTES + 1)
     kind = files.check_picture(settings, data, upload.filename or "", LOGO_MAX_BYTES)
     row = await files.store_attachment(ctx, settings, data, kind, upload.filename)

@@ -24,6 +24,7 @@ from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Schema, documented
+from liftdesk.core.services import Services
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system import uploads
@@ -184,7 +185,7 @@ async def save_map_setting(ctx: crud.Ctx, body: MapSettingIn) -> MapSettingOut:
     openapi=_UPLOAD_DOCUMENT,
     summary="Upload the site plan image (JPG, PNG or WebP, at most 5 MB; multipart field 'file')",
 )
-async def upload_map_plan(ctx: crud.Ctx, upload: UploadFile, request: Request) -> MapSettingOut:
+async def upload_map_plan(ctx: crud.Ctx, upload: UploadFile, services: Services) -> MapSettingOut:
     data = await upload.read(MAX_PLAN_BYTES + 1)
     if not data:
         raise ServiceError(t("field_required", field="file"))
@@ -193,7 +194,7 @@ async def upload_map_plan(ctx: crud.Ctx, upload: UploadFile, request: Request) -
     kind = image_type(data)
     if kind is None:
         raise ServiceError(t("map_plan_type", field="file"))
-    await uploads.admit(ctx, request.app.state.settings, len(data))
+    await uploads.admit(ctx, services.settings, len(data))
     row = await _own_row(ctx)
     row.plan_image = data
     row.plan_type = kind

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import select
 
 from liftdesk.core.config import get_settings
-from liftdesk.core.deps import AUTH_REVOKED, SessionDep
+from liftdesk.core.deps import AUTH_REVOKED, ServicesDep, SessionDep
 from liftdesk.core.envelope import OAuthError, R, ok
 from liftdesk.core.i18n import t
 from liftdesk.core.schemas import NOT_BLANK, Schema
@@ -124,13 +124,12 @@ async def captcha(session: SessionDep) -> dict[str, str]:
 
 
 @router.get(f"{OAUTH}/logout", tags=["auth"], summary="Revoke the caller's tokens in every process")
-async def logout(request: Request, session: SessionDep) -> dict[str, str]:
+async def logout(request: Request, session: SessionDep, services: ServicesDep) -> dict[str, str]:
     tok = token_from_request(request)
     if tok:
         jti = await auth.revoke(session, tok)
-        bus = getattr(request.app.state, "bus", None)
-        if jti and bus is not None:  # the live sockets opened with this token close in every process
-            await bus.publish(AUTH_REVOKED, {"jti": jti})
+        if jti:  # the live sockets opened with this token close in every process
+            await services.bus.publish(AUTH_REVOKED, {"jti": jti})
     return {"success": "true", "msg": "success"}
 
 
@@ -145,7 +144,7 @@ TENANT = r"^[0-9]{6}$"
     "number); the same answer whether or not an account has the number",
 )
 async def send_validate(
-    request: Request,
+    services: ServicesDep,
     session: SessionDep,
     background: BackgroundTasks,
     phone_number: Annotated[
@@ -164,7 +163,7 @@ async def send_validate(
     from liftdesk.system.api.users import check_mobile
 
     number = check_mobile(phone_number)
-    production = request.app.state.settings.env == "production"
+    production = services.settings.env == "production"
     answer, outgoing = await phone.send_validate(session, tenant_id.strip() or "000000", number, production)
     if outgoing is not None:
         background.add_task(outgoing.send)

@@ -33,6 +33,7 @@ from liftdesk.core.ids import next_id
 from liftdesk.core.paging import Page, page_in
 from liftdesk.core.resource import SIGNED_IN
 from liftdesk.core.schemas import Time
+from liftdesk.core.services import Services
 from liftdesk.system import models as m
 from liftdesk.system import resources as res
 from liftdesk.system import shell as svc
@@ -56,8 +57,8 @@ def _address(request: Request) -> str:
     tag="common",
     summary="The caller's country from their address (isChina); a private address: the configured default",
 )
-async def get_country(ctx: crud.Ctx, request: Request) -> svc.Country:
-    return svc.country_of(_address(request), request.app.state.settings.default_country)
+async def get_country(ctx: crud.Ctx, request: Request, services: Services) -> svc.Country:
+    return svc.country_of(_address(request), services.settings.default_country)
 
 
 @res.TENANT.action(

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Request
-
 from liftdesk.core import crud
-from liftdesk.core.config import Settings
 from liftdesk.core.envelope import ServiceError
 from liftdesk.core.i18n import t
+from liftdesk.core.services import Services
 from liftdesk.system import resources as res
 from liftdesk.system import sms
 from liftdesk.system.api.users import check_mobile
@@ -62,11 +60,11 @@ def check_phones(text: str) -> list[str]:
     summary="Send a message to mobile numbers through the configuration `code` (else the enabled one; a provider's "
     "refusal is a 400 with its reason)",
 )
-async def send_message(ctx: crud.Ctx, query: sms.SendMessageQuery, request: Request) -> sms.SmsSent:
+async def send_message(ctx: crud.Ctx, query: sms.SendMessageQuery, services: Services) -> sms.SmsSent:
     phones = check_phones(query.phones)
     params = sms.parse_params(query.params)
     config = await sms.config_for(ctx, (query.code or "").strip() or None)
-    settings: Settings = request.app.state.settings
+    settings = services.settings
     if config is None and settings.env == "production":
         raise ServiceError(t("sms_none_enabled"))
     request_id = await sms.send(config, phones, params, allow_private=settings.allow_private_endpoints)
