@@ -36,6 +36,17 @@ class Battery:
         return max(self.temperatures_c) if self.temperatures_c else None
 
 
+#: ``Fix.fault_families``: the controller's fault list, the battery's BMS flags (codes ``BMS-*``), both.
+FAULTS_VEHICLE, FAULTS_BMS = 1, 2
+FAULTS_ALL = FAULTS_VEHICLE | FAULTS_BMS
+BMS_PREFIX = "BMS-"
+
+
+def fault_family(code: str) -> int:
+    """The list a fault code comes in: the battery's (``BMS-*``) or the controller's."""
+    return FAULTS_BMS if code.startswith(BMS_PREFIX) else FAULTS_VEHICLE
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     """One sample of a vehicle: where it was and what it was doing at ``time``."""
@@ -59,6 +70,10 @@ class Fix:
     speed_limit_kmh: float | None = None
     battery: Battery | None = None
     fault_codes: tuple[str, ...] = ()
+    #: Which lists of fault codes the report carried (``FAULTS_VEHICLE``: the controller's, item 0xE7 or MQTT
+    #: ``faultCodes``; ``FAULTS_BMS``: the battery's flags): only a family reported without a code ends that code's
+    #: fault episode. A report that leaves a list out (a heartbeat position, an event frame) says nothing about it.
+    fault_families: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

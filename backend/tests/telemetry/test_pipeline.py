@@ -15,7 +15,16 @@ from liftdesk.core.bus import LocalBus
 from liftdesk.core.db import Database
 from liftdesk.core.ids import next_id
 from liftdesk.fleet.models import Fence, FenceCar, Vehicle
-from liftdesk.telemetry.messages import ALARM_COLLISION, Battery, DriverChange, Fix, Report, UnknownDevice
+from liftdesk.telemetry.messages import (
+    ALARM_COLLISION,
+    FAULTS_BMS,
+    FAULTS_VEHICLE,
+    Battery,
+    DriverChange,
+    Fix,
+    Report,
+    UnknownDevice,
+)
 from liftdesk.telemetry.models import DailyStat, Event, Position, Terminal, VehicleState
 from liftdesk.telemetry.pipeline import LIVE_TOPIC, Pipeline
 from liftdesk.telemetry.rules import collision_level
@@ -345,7 +354,7 @@ async def test_a_same_time_alarm_frame_raises_its_alarms_but_a_re_send_does_not(
     assert (await restarted.process([report(dev, regular, frame)])).duplicates == 2, "known after a restart too"
     got = [(e.kind, e.level, e.begin_time, e.end_time) for e in await events(db, vid)]
     at10 = T0 + timedelta(seconds=10)
-    assert got == [("collision", 3, at10, at10), ("fault", 1, at10, at10), ("jt808_power_cut", 1, at10, None)]
+    assert got == [("collision", 3, at10, at10), ("fault", 1, at10, None), ("jt808_power_cut", 1, at10, None)]
     assert await positions(db, vid) == 2, "one row per device time"
     [row] = await daily(db, vid)
     assert (row.collision_n, row.fault_n, row.other_n) == (1, 1, 1)
@@ -353,6 +362,33 @@ async def test_a_same_time_alarm_frame_raises_its_alarms_but_a_re_send_does_not(
     got = [(e.kind, e.end_time) for e in await events(db, vid)]
     assert got[-1] == ("jt808_power_cut", T0 + timedelta(seconds=20)), "power back: the bit's alarm ends"
     assert [k for k, _ in got].count("fault") == 1, "a fault still present raises nothing new"
+
+
+async def test_a_fault_code_is_one_episode_until_its_list_is_reported_without_it(db: Database) -> None:
+    """A controller reports E12 in its fault list; between those reports come positions without the list (a
+    heartbeat, an event frame), which say nothing about faults. 20 such returns are one fault alarm, open, counted
+    once, also across a restart; a battery report (its BMS flags) does not end a controller's code; the controller's
+    own list without E12 ends it at that report's time; E12 coming back after that is a new episode."""
+    vid, dev = await vehicle(db)
+    p = Pipeline(db, LocalBus())
+    for i in range(20):
+        with_list = i % 2 == 0
+        f = fix(10 * i, fault_codes=("E12",) if with_list else (), fault_families=FAULTS_VEHICLE if with_list else 0)
+        await p.process([report(dev, f)])
+        if i == 9:
+            p = Pipeline(db, LocalBus())  # the open episode is remembered with the vehicle's state
+    got = [(e.kind, json.loads(e.detail or "{}").get("code"), e.end_time) for e in await events(db, vid)]
+    assert got == [("fault", "E12", None)], "one episode, still open"
+    await p.process([report(dev, fix(200, fault_families=FAULTS_BMS))])
+    assert [e.end_time for e in await events(db, vid)] == [None], "the battery's list says nothing about E12"
+    await p.process([report(dev, fix(210, fault_families=FAULTS_VEHICLE))])
+    [ended] = await events(db, vid)
+    assert ended.end_time == T0 + timedelta(seconds=210), "the controller's empty list ends it"
+    await p.process([report(dev, fix(220, fault_codes=("E12",), fault_families=FAULTS_VEHICLE))])
+    got = [(e.begin_time, e.end_time) for e in await events(db, vid)]
+    assert got[-1] == (T0 + timedelta(seconds=220), None) and len(got) == 2, "back after it ended: a new episode"
+    [row] = await daily(db, vid)
+    assert row.fault_n == 2
 
 
 async def test_a_blind_zone_backfill_counts_once_and_raises_its_alarms(db: Database) -> None:

@@ -28,7 +28,7 @@ import dataclasses
 from datetime import UTC
 
 from liftdesk.telemetry.codecs.jt808 import ChargeState, ForkState, SeatBelt
-from liftdesk.telemetry.messages import Battery, Fix
+from liftdesk.telemetry.messages import FAULTS_BMS, FAULTS_VEHICLE, Battery, Fix
 
 from .mapping import _CHARGE, _HYDRAULICS_WORKING, MAX_RAW_ITEM_BYTES, bms_fault_codes, naive_utc, raw_items
 from .mapping import FixChargeState
@@ -47,7 +47,7 @@ _FIELDS = {
     Fix: (
         "time", "lat", "lon", "speed_kmh", "direction", "altitude_m", "alarm", "status", "mileage_km", "load_kg",
         "impact_g", "impact_direction", "seat_belt", "fork_height_mm", "lifting", "lock_level", "speed_limit_kmh",
-        "battery", "fault_codes", "extra",
+        "battery", "fault_codes", "fault_families", "extra",
     ),
     Battery: (
         "soc_pct", "voltage_v", "current_a", "charge_state", "temperatures_c", "cell_voltages_mv", "liquid_low",
@@ -93,6 +93,7 @@ def location_to_fix(loc, received_at):
     load_kg = impact_g = impact_direction = seat_belt = fork_height_mm = lifting = lock_level = None
     speed_limit = battery = None
     faults = ()
+    families = 0
     extra = {}
     status = loc.forklift
     if status is not None:  # mapping.forklift_fields
@@ -114,6 +115,8 @@ def location_to_fix(loc, received_at):
         if status.speed_limit_kmh:
             speed_limit = float(status.speed_limit_kmh)
         faults = status.fault_codes or ()
+        if status.fault_codes is not None:
+            families = FAULTS_VEHICLE
         info = status.battery
         if info is not None:
             battery = _battery(info)
@@ -121,6 +124,8 @@ def location_to_fix(loc, received_at):
                 state = info.charge_state
                 extra["battery_state"] = _CHARGE_NAMES[state] if type(state) is ChargeState else state.name.lower()
             flags = info.bms_flags
+            if flags is not None:
+                families |= FAULTS_BMS
             if flags:
                 extra["bms_flags"] = flags
                 faults += tuple([c for c in bms_fault_codes(flags) if c not in faults])
@@ -188,5 +193,6 @@ def location_to_fix(loc, received_at):
     _set(fix, "speed_limit_kmh", speed_limit)
     _set(fix, "battery", battery)
     _set(fix, "fault_codes", faults)
+    _set(fix, "fault_families", families)
     _set(fix, "extra", extra)
     return fix

@@ -52,7 +52,7 @@ from liftdesk.telemetry.codecs.jt808 import (
     SeatBelt,
     speedups,
 )
-from liftdesk.telemetry.messages import Battery, Fix
+from liftdesk.telemetry.messages import FAULTS_BMS, FAULTS_VEHICLE, Battery, Fix
 from liftdesk.telemetry.messages import ChargeState as FixChargeState
 
 log = logging.getLogger("liftdesk.gateway")
@@ -150,16 +150,21 @@ def forklift_fields(status: ForkliftStatus | None) -> tuple[dict[str, Any], dict
     if status.speed_limit_kmh:  # 0 means "no limit in force"
         kw["speed_limit_kmh"] = float(status.speed_limit_kmh)
     faults: tuple[str, ...] = status.fault_codes or ()
+    families = FAULTS_VEHICLE if status.fault_codes is not None else 0
     if status.battery is not None:
         kw["battery"] = battery_of(status.battery)
         if status.battery.charge_state in (ChargeState.FULL, ChargeState.FAULT):
             extra["battery_state"] = status.battery.charge_state.name.lower()
         flags = status.battery.bms_flags
+        if flags is not None:
+            families |= FAULTS_BMS
         if flags:
             extra["bms_flags"] = flags
             faults += tuple(c for c in bms_fault_codes(flags) if c not in faults)
     if faults:
         kw["fault_codes"] = faults
+    if families:
+        kw["fault_families"] = families
     return kw, extra
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from liftdesk.telemetry.gateway.mapping import naive_utc
-from liftdesk.telemetry.messages import STATUS_ACC, STATUS_FIX, Battery, ChargeState, Fix
+from liftdesk.telemetry.messages import FAULTS_ALL, STATUS_ACC, STATUS_FIX, Battery, ChargeState, Fix
 
 _EARLIEST = datetime(2000, 1, 1)
 _LATEST = datetime(2100, 1, 1)
@@ -104,6 +104,8 @@ class FixIn(_In):
             speed_limit_kmh=self.speed_limit_kmh,
             battery=self.battery.to_battery() if self.battery is not None else None,
             fault_codes=tuple(self.fault_codes),
+            # a payload that names faultCodes (even empty) reports every list; one without it says nothing
+            fault_families=FAULTS_ALL if "fault_codes" in self.model_fields_set else 0,
         )
 
 
@@ -170,6 +172,6 @@ def fix_json(fix: Fix) -> dict[str, Any]:
             "cellVoltagesMv": list(b.cell_voltages_mv),
             "liquidLow": b.liquid_low,
         }
-    if fix.fault_codes:
+    if fix.fault_codes or fix.fault_families:
         out["faultCodes"] = list(fix.fault_codes)
     return out

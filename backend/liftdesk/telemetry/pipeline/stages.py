@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from liftdesk.telemetry.fences import fences
-from liftdesk.telemetry.messages import ALARM_COLLISION, Fix
+from liftdesk.telemetry.messages import ALARM_COLLISION, Fix, fault_family
 from liftdesk.telemetry.pipeline.context import (
     STATE_IDLE,
     STATE_LOADED,
@@ -266,13 +266,26 @@ def jt808_alarms(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
     return True
 
 
+FAULT_KEY = "fault:"
+
+
 def faults(fix: Fix, v: VehicleCtx, b: Batch) -> bool:
-    if not fix.fault_codes:
-        return True
-    before = set(v.last.fault_codes) if v.last else set()
-    for code in fix.fault_codes:
-        if code not in before:
-            b.open_alarm(v, "fault", fix, 0.0, None, instant=True, detail={"code": code})
+    """One fault episode per code (``v.open`` key ``fault:<code>``): it opens when the code first shows and stays
+    open while it is reported, and only a report that carries the code's list without it ends it
+    (``Fix.fault_families``): a report that leaves the list out (a heartbeat position, an event frame) says
+    nothing about the codes, so a code that a controller keeps reporting between such reports is one alarm, not
+    one per return."""
+    codes = fix.fault_codes
+    for code in codes:
+        key = FAULT_KEY + code
+        if key not in v.open:
+            b.open_alarm(v, "fault", fix, 0.0, None, key=key, detail={"code": code})
+    reported = fix.fault_families
+    if reported and v.open:
+        for key in [k for k in v.open if k.startswith(FAULT_KEY)]:
+            code = key[len(FAULT_KEY) :]
+            if code not in codes and reported & fault_family(code):
+                b.close_alarm(v, key, fix.time)
     return True
 
 

@@ -51,7 +51,8 @@ class ForkliftReports(ForkliftState):
         return None if self.battery is None else self.battery.info()
 
     def fault_codes(self) -> tuple[str, ...] | None:
-        """The controller's active fault codes (item 0xE7) while a fault shows; None otherwise (item left out)."""
+        """The controller's active fault codes (item 0xE7) while it is on: its fault, or an empty list that says
+        none is active (which ends the platform's fault episode); None while it is off (item left out)."""
         if self.fault is not None and self.t >= self.fault[1]:
             self.fault = None
         if self.acc_on and self.t >= self._next_fault:  # one that came due while parked shows at power-on
@@ -59,7 +60,9 @@ class ForkliftReports(ForkliftState):
                 self.fault = (self.fault_rng.choice(_FAULT_CODES), self.t + self.fault_rng.uniform(*_FAULT_LASTS_S))
                 self.counts["faults"] += 1
             self._next_fault = self.t + self.fault_rng.expovariate(1.0 / _FAULT_EVERY_S)
-        return (self.fault[0],) if self.fault is not None else None
+        if self.fault is not None:
+            return (self.fault[0],)
+        return () if self.acc_on else None
 
     def can_data(self) -> CanData | None:
         """The 0x0705 body of this moment: a diesel's engine and after-treatment groups while its engine runs
