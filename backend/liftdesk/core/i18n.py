@@ -134,6 +134,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "command_invalid": ("指令参数不正确: {reason}", "Invalid command: {reason}"),
     "command_not_pending": ("只能取消待发送的指令: {value}", "Only pending commands can be cancelled: {value}"),
+    "alarm_not_found": ("报警不存在或无权查看: {value}", "No such alarm, or not yours to see: {value}"),
+    "alarm_closed": ("报警已关闭: {value}", "The alarm is already closed: {value}"),
+    "alarm_still_active": (
+        "报警仍在持续, 结束后才能关闭 (可先确认和处理): {value}",
+        "The alarm is still active; it can be closed once it has ended (acknowledge and handle it meanwhile): {value}",
+    ),
+    "alarm_cause_unknown": ("{field}: 不是报警原因字典中的值", "{field}: not a value of the alarm cause dictionary"),
+    "alarm_assignee_unknown": ("{field}: 没有这个用户", "{field}: no such user"),
     "param_unknown": (
         "{field}: 终端当前值未知, 已下发参数查询, 请在终端应答后重试: {value}",
         "{field}: the terminal's current value is unknown; a parameter query was sent, retry once it has answered: "

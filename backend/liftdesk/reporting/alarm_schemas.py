@@ -25,7 +25,7 @@ from pydantic import Field
 from liftdesk.core.i18n import current_language
 from liftdesk.core.paging import MAX_PAGE
 from liftdesk.core.report import Day, ReportQuery
-from liftdesk.core.schemas import Id, Schema, Time
+from liftdesk.core.schemas import Id, IdListRequired, Schema, Time
 
 #: The longest range of an alarm list (spec 001 §5 and §9: "range cap 7 days").
 ALARM_MAX_DAYS = 7
@@ -101,11 +101,15 @@ def kind_label(kind: str) -> str:
 
 
 class AlarmQuery(ReportQuery):
-    """The filters of every alarm list: organisation branch, vehicle, driver and a range of at most 7 days."""
+    """The filters of every alarm list: organisation branch, vehicle, driver, work state and a range of at most 7
+    days."""
 
     car_id: Id | None = Field(default=None, description="one vehicle")
     car_no: str | None = Field(default=None, max_length=64, description="vehicle number contains")
     driver_name: str | None = Field(default=None, max_length=64, description="driver name contains")
+    work_status: int | None = Field(
+        default=None, ge=0, le=3, description="work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed"
+    )
 
 
 class CollisionQuery(AlarmQuery):
@@ -147,6 +151,63 @@ class AlarmRow(Schema):
     lat: float | None = None
     lon: float | None = None
     driver_name: str | None = None
+    work_status: int = Field(default=0, description="0 unacknowledged, 1 acknowledged, 2 handled, 3 closed")
+    ack_user_name: str | None = Field(default=None, description="who acknowledged it")
+    ack_time: Time | None = None
+    cause: str | None = Field(default=None, description="a key of the business dictionary alarm_cause")
+    note: str | None = Field(default=None, description="the handling note (and the closing one)")
+    assignee_name: str | None = Field(default=None, description="who is to deal with it")
+    close_user_name: str | None = None
+    close_time: Time | None = None
+
+
+class AlarmIdsIn(Schema):
+    """A selection of alarms (the list rows' ids)."""
+
+    ids: IdListRequired = Field(description="the selected alarms: [1, 2] or 1,2")
+
+
+class CloseIn(AlarmIdsIn):
+    note: str | None = Field(default=None, max_length=500, description="why they are closed (optional)")
+
+
+class HandleIn(Schema):
+    id: Id = Field(description="the alarm")
+    note: str = Field(min_length=1, max_length=500, description="what was found and done")
+    cause: str | None = Field(default=None, max_length=64, description="a key of the business dictionary alarm_cause")
+    assignee_id: Id | None = Field(default=None, description="a user of the tenant who is to deal with it")
+
+
+class AlarmIdQuery(Schema):
+    id: Id = Field(description="the alarm")
+
+
+class AlarmWorkOut(Schema):
+    """Where the work on one alarm stands."""
+
+    id: Id
+    work_status: int = Field(description="0 unacknowledged, 1 acknowledged, 2 handled, 3 closed")
+    ack_user_name: str | None = None
+    ack_time: Time | None = None
+    cause: str | None = None
+    note: str | None = None
+    assignee_id: Id | None = None
+    assignee_name: str | None = None
+    handle_user_name: str | None = None
+    handle_time: Time | None = None
+    close_user_name: str | None = None
+    close_time: Time | None = None
+
+
+class AlarmLogOut(Schema):
+    """One step of the work on an alarm."""
+
+    action: str = Field(description="ack, handle or close")
+    user_name: str
+    time: Time
+    note: str | None = None
+    cause: str | None = None
+    assignee_name: str | None = None
 
 
 class AlarmTotals(Schema):

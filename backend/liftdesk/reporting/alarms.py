@@ -36,6 +36,7 @@ from liftdesk.reporting.alarm_schemas import (
     alarm_info,
     kind_label,
 )
+from liftdesk.reporting.handling import status_where, works_of
 from liftdesk.reporting.home import utc_of
 from liftdesk.system.service import dict_labels
 from liftdesk.telemetry.models import Event, VehicleState
@@ -84,6 +85,8 @@ def _events_where(ctx: Ctx, q: AlarmQuery, period: Period) -> list[ColumnElement
     ]
     if q.driver_name:
         out.append(Event.driver_name.like(_like(q.driver_name), escape="\\"))
+    if q.work_status is not None:
+        out.append(status_where(q.work_status))
     return out
 
 
@@ -157,9 +160,11 @@ async def alarm_rows(
             )
         )
         maxima = open_max(list(states))
+    works = await works_of(ctx, [r.Event for r in rows])
     records = []
     for r in rows:
         e: Event = r.Event
+        work = works.get(e.id)
         detail = json.loads(e.detail or "{}")
         direction = detail.get("direction")
         end = e.end_time or now
@@ -189,6 +194,20 @@ async def alarm_rows(
                 lat=e.lat,
                 lon=e.lon,
                 driver_name=e.driver_name,
+                **(
+                    {
+                        "work_status": work.status,
+                        "ack_user_name": work.ack_user_name,
+                        "ack_time": work.ack_time,
+                        "cause": work.cause,
+                        "note": work.note,
+                        "assignee_name": work.assignee_name,
+                        "close_user_name": work.close_user_name,
+                        "close_time": work.close_time,
+                    }
+                    if work is not None
+                    else {}
+                ),
             )
         )
     count, vehicles, total_s = totals

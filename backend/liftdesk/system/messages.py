@@ -67,6 +67,19 @@ SEND_TYPES: list[tuple[str, str]] = [(SITE, "站内信")]
 BIZ_DICTS: list[tuple[str, str, list[tuple[str, str]]]] = [
     (MESSAGE_TYPE, "消息类型", MESSAGE_TYPES),
     (SEND_TYPE, "消息发送方式", SEND_TYPES),
+    # the causes a supervisor picks when handling an alarm (reporting/handling.py); each tenant edits its own
+    (
+        "alarm_cause",
+        "报警原因",
+        [
+            ("1", "操作不当"),
+            ("2", "车辆故障"),
+            ("3", "货物或场地"),
+            ("4", "终端或传感器误报"),
+            ("5", "阈值设置不当"),
+            ("9", "其他"),
+        ],
+    ),
 ]
 #: The alarm types the receive settings list (notices go to everyone).
 ALARM_TYPES = tuple(int(k) for k, _ in MESSAGE_TYPES if int(k) != NOTICE_TYPE)

@@ -248,8 +248,14 @@ MENU_BUTTONS: dict[str, list[ButtonSpec]] = {
     "car_track": [("view", "查看", 2, 1)],
     # a report is read and exported, never changed
     "report_efficiency": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
-    # the alarm center is read (and its lists exported), never changed
-    "alarm_record": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
+    # the alarm center is read (and its lists exported); alarms are worked: acknowledged, handled, closed
+    "alarm_record": [
+        ("view", "查看", 2, 1),
+        ("export", "导出", 1, 2),
+        ("ack", "确认", 3, 3),
+        ("handle", "处理", 2, 4),
+        ("close", "关闭", 3, 5),
+    ],
     "alarm_abnormal": [("view", "查看", 2, 1)],
     "alarm_fault": [("view", "查看", 2, 1), ("export", "导出", 1, 2)],
     # everyone's own messages: read, marked and deleted by their recipient (no buttons needed, listed to be granted)

@@ -7,6 +7,9 @@ names no vehicle, so its data-scope case is ``tests/reporting/test_efficiency.py
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import Any
+
 from tests.conftest import Api
 from tests.resources.actions import ActionCase, Call, key
 from tests.resources.actions_fleet import FICS, vehicle, vehicle_probe
@@ -77,7 +80,45 @@ async def _abnormal_info(api: Api, tenant: str) -> Call:
     return Call(params={"carId": car["id"]}, marker=car["carNo"], probe=vehicle_probe(car))
 
 
+async def alarm_of(api: Api, tenant: str) -> tuple[dict[str, Any], str]:
+    """A new vehicle and one collision of it (through the HTTP ingest; it has ended: an instant alarm): the vehicle
+    and the alarm's id."""
+    car = await vehicle(api, tenant)
+    fix = {"time": datetime.now(UTC).replace(microsecond=0).isoformat(), "lat": 31.2, "lon": 121.5, "impactG": 4.0}
+    r = await api.post("/api/liftdesk/ingest", json={"device": car["deviceNumber"], "fixes": [fix]}, tenant=tenant)
+    assert r["code"] == 200, r
+    r = await api.post(
+        f"{ALARM}/getCarAlarmInfoList", json={"carId": car["id"], "current": 1, "size": 10}, tenant=tenant
+    )
+    [alarm] = r["data"]["records"]
+    return car, str(alarm["id"])
+
+
+def _steps_probe(alarm: str) -> tuple[str, str, dict[str, Any]]:
+    return ("GET", f"{ALARM_EXPORT}/history", {"id": alarm})
+
+
+async def _alarm_ids(api: Api, tenant: str) -> Call:
+    _, alarm = await alarm_of(api, tenant)
+    return Call(json={"ids": alarm}, marker=alarm, probe=_steps_probe(alarm))
+
+
+async def _alarm_handle(api: Api, tenant: str) -> Call:
+    _, alarm = await alarm_of(api, tenant)
+    return Call(json={"id": alarm, "note": "forks checked"}, marker=alarm, probe=_steps_probe(alarm))
+
+
+async def _alarm_steps(api: Api, tenant: str) -> Call:
+    _, alarm = await alarm_of(api, tenant)
+    return Call(params={"id": alarm}, probe=_steps_probe(alarm))
+
+
 CASES: dict[str, ActionCase] = {
+    # working alarms (the whole path, the data scope and the refusals: tests/reporting/test_alarm_work.py)
+    key("POST", f"{ALARM_EXPORT}/ack"): ActionCase(_alarm_ids),
+    key("POST", f"{ALARM_EXPORT}/handle"): ActionCase(_alarm_handle),
+    key("POST", f"{ALARM_EXPORT}/close"): ActionCase(_alarm_ids),
+    key("GET", f"{ALARM_EXPORT}/history"): ActionCase(_alarm_steps),
     key("POST", f"{REPORT}/getCarWorkEfficiencyList"): ActionCase(_efficiency, data_scope=True),
     key("POST", f"{REPORT}/getCarFleetWorkTimeCount"): ActionCase(_fleet_days),
     key("GET", f"{REPORT}/exportCarWorkEfficiencyList"): ActionCase(_export),
