@@ -7082,6 +7082,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/alarm/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge the selected alarms (ids): those acknowledged already stay as they were; a closed one or one the caller does not see refuses the whole selection
+         * @description Permission: the button alarm_record_ack. Kind: batch.
+         */
+        post: operations["alarm-alarm_acknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/alarm/all/export": {
         parameters: {
             query?: never;
@@ -7096,6 +7116,26 @@ export interface paths {
         get: operations["alarm-alarm_export_alarm_all_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the selected alarms (ids) with an optional note: each must have ended (an active one would come back) and not be closed already; all or none
+         * @description Permission: the button alarm_record_close. Kind: batch.
+         */
+        post: operations["alarm-alarm_close"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7134,6 +7174,46 @@ export interface paths {
          * @description Permission: the button alarm_record_export. Kind: export.
          */
         get: operations["alarm-alarm_export_alarm_fault_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/handle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Handle one alarm: a note (required), a cause (business dictionary alarm_cause) and an assignee (a user of the tenant); acknowledges it too; a closed alarm refuses
+         * @description Permission: the button alarm_record_handle. Kind: action.
+         */
+        post: operations["alarm-alarm_handle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/liftdesk/alarm/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The steps of one alarm's work (acknowledged, handled, closed: by whom, when, note, cause, assignee), oldest first
+         * @description Permission: one of the menus alarm_record. Kind: sub.
+         */
+        get: operations["alarm-alarm_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7790,6 +7870,18 @@ export interface components {
             /** Kind */
             kind: string;
         };
+        /**
+         * AlarmIdsIn
+         * @description A selection of alarms (the list rows' ids).
+         */
+        AlarmIdsIn: {
+            /**
+             * Ids
+             * @description the selected alarms: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+        };
         /** AlarmItem */
         AlarmItem: {
             /**
@@ -7821,6 +7913,30 @@ export interface components {
             maxValue?: number | null;
             /** Value */
             value?: number | null;
+        };
+        /**
+         * AlarmLogOut
+         * @description One step of the work on an alarm.
+         */
+        AlarmLogOut: {
+            /**
+             * Action
+             * @description ack, handle or close
+             */
+            action: string;
+            /** Assigneename */
+            assigneeName?: string | null;
+            /** Cause */
+            cause?: string | null;
+            /** Note */
+            note?: string | null;
+            /**
+             * Time
+             * @example 2025-01-31 08:00:00
+             */
+            time: string;
+            /** Username */
+            userName: string;
         };
         /** AlarmQueryPaged */
         AlarmQueryPaged: {
@@ -7866,12 +7982,29 @@ export interface components {
              * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
              */
             startTime?: string | null;
+            /**
+             * Workstatus
+             * @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed
+             */
+            workStatus?: number | null;
         };
         /**
          * AlarmRow
          * @description One alarm (an event of the pipeline), newest first.
          */
         AlarmRow: {
+            /** Acktime */
+            ackTime?: string | null;
+            /**
+             * Ackusername
+             * @description who acknowledged it
+             */
+            ackUserName?: string | null;
+            /**
+             * Assigneename
+             * @description who is to deal with it
+             */
+            assigneeName?: string | null;
             /**
              * Begintime
              * @example 2025-01-31 08:00:00
@@ -7886,6 +8019,15 @@ export interface components {
              * @default
              */
             carTypeName: string;
+            /**
+             * Cause
+             * @description a key of the business dictionary alarm_cause
+             */
+            cause?: string | null;
+            /** Closetime */
+            closeTime?: string | null;
+            /** Closeusername */
+            closeUserName?: string | null;
             /**
              * Code
              * @description fault: the fault code
@@ -7956,6 +8098,11 @@ export interface components {
              */
             modelNumber: string;
             /**
+             * Note
+             * @description the handling note (and the closing one)
+             */
+            note?: string | null;
+            /**
              * Open
              * @description in progress: its duration counts until now
              */
@@ -7965,6 +8112,12 @@ export interface components {
              * @description the measure when it began (g, km/h, kg...)
              */
             value?: number | null;
+            /**
+             * Workstatus
+             * @description 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed
+             * @default 0
+             */
+            workStatus: number;
         };
         /**
          * AlarmSummary
@@ -8034,6 +8187,39 @@ export interface components {
              * @description vehicles with an alarm selected
              */
             vehicles: number;
+        };
+        /**
+         * AlarmWorkOut
+         * @description Where the work on one alarm stands.
+         */
+        AlarmWorkOut: {
+            /** Acktime */
+            ackTime?: string | null;
+            /** Ackusername */
+            ackUserName?: string | null;
+            /** Assigneeid */
+            assigneeId?: string | null;
+            /** Assigneename */
+            assigneeName?: string | null;
+            /** Cause */
+            cause?: string | null;
+            /** Closetime */
+            closeTime?: string | null;
+            /** Closeusername */
+            closeUserName?: string | null;
+            /** Handletime */
+            handleTime?: string | null;
+            /** Handleusername */
+            handleUserName?: string | null;
+            /** Id */
+            id: string;
+            /** Note */
+            note?: string | null;
+            /**
+             * Workstatus
+             * @description 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed
+             */
+            workStatus: number;
         };
         /** ApplyIn */
         ApplyIn: {
@@ -9251,6 +9437,20 @@ export interface components {
             /** Webserverredirecturi */
             webServerRedirectUri?: string | null;
         };
+        /** CloseIn */
+        CloseIn: {
+            /**
+             * Ids
+             * @description the selected alarms: [1, 2] or 1,2
+             * @example 1,2
+             */
+            ids: string;
+            /**
+             * Note
+             * @description why they are closed (optional)
+             */
+            note?: string | null;
+        };
         /**
          * CodeField
          * @description One field of the generated entity: its column, label, type and rules, and where the web page shows it.
@@ -9487,6 +9687,11 @@ export interface components {
              * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
              */
             startTime?: string | null;
+            /**
+             * Workstatus
+             * @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed
+             */
+            workStatus?: number | null;
         };
         /**
          * CommandOut
@@ -11264,6 +11469,11 @@ export interface components {
              * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
              */
             startTime?: string | null;
+            /**
+             * Workstatus
+             * @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed
+             */
+            workStatus?: number | null;
         };
         /**
          * FaultTreeNode
@@ -11924,6 +12134,29 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** HandleIn */
+        HandleIn: {
+            /**
+             * Assigneeid
+             * @description a user of the tenant who is to deal with it
+             */
+            assigneeId?: string | null;
+            /**
+             * Cause
+             * @description a key of the business dictionary alarm_cause
+             */
+            cause?: string | null;
+            /**
+             * Id
+             * @description the alarm
+             */
+            id: string;
+            /**
+             * Note
+             * @description what was found and done
+             */
+            note: string;
+        };
         /** HolderOut */
         HolderOut: {
             /** Id */
@@ -12328,6 +12561,11 @@ export interface components {
              * @description first day (yyyy-MM-dd, the tenant's local day); default: six days before endTime
              */
             startTime?: string | null;
+            /**
+             * Workstatus
+             * @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed
+             */
+            workStatus?: number | null;
         };
         /** LastGpsIn */
         LastGpsIn: {
@@ -14982,6 +15220,25 @@ export interface components {
              */
             code: number;
             data?: components["schemas"]["AlarmSummary"] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[AlarmWorkOut] */
+        R_AlarmWorkOut_: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            data?: components["schemas"]["AlarmWorkOut"] | null;
             /**
              * Msg
              * @default
@@ -17837,6 +18094,46 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["AlarmItem"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[AlarmLogOut]] */
+        R_list_AlarmLogOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["AlarmLogOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[AlarmWorkOut]] */
+        R_list_AlarmWorkOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["AlarmWorkOut"][] | null;
             /**
              * Msg
              * @default
@@ -33606,6 +33903,39 @@ export interface operations {
             };
         };
     };
+    "alarm-alarm_acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmIdsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AlarmWorkOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-alarm_export_alarm_all_list": {
         parameters: {
             query?: {
@@ -33621,6 +33951,8 @@ export interface operations {
                 carNo?: string | null;
                 /** @description driver name contains */
                 driverName?: string | null;
+                /** @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed */
+                workStatus?: number | null;
                 /** @description one kind of alarm (e.g. fence_out) */
                 kind?: string | null;
             };
@@ -33650,6 +33982,39 @@ export interface operations {
             };
         };
     };
+    "alarm-alarm_close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AlarmWorkOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-alarm_export_alarm_collision_list": {
         parameters: {
             query?: {
@@ -33665,6 +34030,8 @@ export interface operations {
                 carNo?: string | null;
                 /** @description driver name contains */
                 driverName?: string | null;
+                /** @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed */
+                workStatus?: number | null;
                 /** @description collision level 1 (mildest) to 5 (most severe) */
                 level?: number | null;
             };
@@ -33709,6 +34076,8 @@ export interface operations {
                 carNo?: string | null;
                 /** @description driver name contains */
                 driverName?: string | null;
+                /** @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed */
+                workStatus?: number | null;
                 /** @description fault code contains */
                 code?: string | null;
             };
@@ -33738,6 +34107,71 @@ export interface operations {
             };
         };
     };
+    "alarm-alarm_handle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandleIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_AlarmWorkOut_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-alarm_history": {
+        parameters: {
+            query: {
+                /** @description the alarm */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AlarmLogOut__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "alarm-alarm_export_alarm_overload_list": {
         parameters: {
             query?: {
@@ -33753,6 +34187,8 @@ export interface operations {
                 carNo?: string | null;
                 /** @description driver name contains */
                 driverName?: string | null;
+                /** @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed */
+                workStatus?: number | null;
             };
             header?: never;
             path?: never;
@@ -33795,6 +34231,8 @@ export interface operations {
                 carNo?: string | null;
                 /** @description driver name contains */
                 driverName?: string | null;
+                /** @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed */
+                workStatus?: number | null;
             };
             header?: never;
             path?: never;
@@ -33837,6 +34275,8 @@ export interface operations {
                 carNo?: string | null;
                 /** @description driver name contains */
                 driverName?: string | null;
+                /** @description work state: 0 unacknowledged, 1 acknowledged, 2 handled, 3 closed */
+                workStatus?: number | null;
                 /** @description one kind of alarm (e.g. fence_out) */
                 kind?: string | null;
             };
