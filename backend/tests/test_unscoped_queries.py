@@ -39,6 +39,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "history": "the log of one alarm read through the scope (alarms_of), by its id and tenant",
         "_cause_checked": "a key of the caller's tenant's business dictionary (tenant by hand; every user reads it)",
         "_assignee": "a user of the caller's tenant named by id as the assignee: only their name is kept",
+        "assignees": "the names of the caller's tenant's users, to pick an assignee from (tenant by hand)",
     },
     "telemetry/api/track.py": {
         "_samples": "positions of one vehicle read through the scope (_one); the partitioned position table has no "

@@ -199,6 +199,14 @@ class AlarmWorkOut(Schema):
     close_time: Time | None = None
 
 
+class AssigneeOut(Schema):
+    """A user an alarm can be assigned to."""
+
+    id: Id
+    name: str
+    account: str
+
+
 class AlarmLogOut(Schema):
     """One step of the work on an alarm."""
 

@@ -19,7 +19,7 @@ from liftdesk.core.db import utcnow
 from liftdesk.core.envelope import NotFound, ServiceError
 from liftdesk.core.i18n import t
 from liftdesk.fleet.models import Vehicle
-from liftdesk.reporting.alarm_schemas import AlarmLogOut, AlarmWorkOut, HandleIn
+from liftdesk.reporting.alarm_schemas import AlarmLogOut, AlarmWorkOut, AssigneeOut, HandleIn
 from liftdesk.reporting.models import ACKNOWLEDGED, CLOSED, HANDLED, UNACKNOWLEDGED, AlarmLog, AlarmWork
 from liftdesk.system import models as sm
 from liftdesk.telemetry.models import Event
@@ -180,6 +180,23 @@ async def _assignee(ctx: Ctx, user_id: int | None) -> tuple[int | None, str | No
     if row is None:
         raise ServiceError(t("alarm_assignee_unknown", field="assigneeId"))
     return row.id, row.real_name or row.name or row.account
+
+
+#: The most users the assignee picker lists.
+MAX_ASSIGNEES = 500
+
+
+async def assignees(ctx: Ctx) -> list[AssigneeOut]:
+    """The users of the caller's tenant an alarm can be assigned to, by name."""
+    rows = (
+        await ctx.session.execute(
+            select(sm.User.id, sm.User.real_name, sm.User.name, sm.User.account)
+            .where(sm.User.is_deleted == 0, sm.User.tenant_id == ctx.scope.tenant_id)
+            .order_by(sm.User.account)
+            .limit(MAX_ASSIGNEES)
+        )
+    ).all()
+    return [AssigneeOut(id=r.id, name=r.real_name or r.name or r.account, account=r.account) for r in rows]
 
 
 async def handle(ctx: Ctx, body: HandleIn) -> AlarmWorkOut:

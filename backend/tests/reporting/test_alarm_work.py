@@ -81,6 +81,10 @@ async def test_a_supervisor_acknowledges_handles_and_closes_an_alarm(api: Api, t
     assert r["code"] == 400 and "assigneeId" in r["msg"], r
     async with api.db.sessionmaker() as session:
         admin = str(await session.scalar(select(User.id).where(User.account == "admin", User.tenant_id == "000000")))
+    people = (await api.get(f"{WORK}/assignees"))["data"]
+    assert admin in {p["id"] for p in people}
+    theirs_people = (await api.get(f"{WORK}/assignees", tenant=tenants.b))["data"]
+    assert admin not in {p["id"] for p in theirs_people}, "another tenant's users are not offered"
     body = {"id": collision, "note": "forks bent", "cause": "1", "assigneeId": admin}
     r = await api.post(f"{WORK}/handle", json=body)
     assert r["code"] == 200, r

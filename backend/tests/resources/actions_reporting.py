@@ -119,6 +119,7 @@ CASES: dict[str, ActionCase] = {
     key("POST", f"{ALARM_EXPORT}/handle"): ActionCase(_alarm_handle),
     key("POST", f"{ALARM_EXPORT}/close"): ActionCase(_alarm_ids),
     key("GET", f"{ALARM_EXPORT}/history"): ActionCase(_alarm_steps),
+    key("GET", f"{ALARM_EXPORT}/assignees"): ActionCase(_alarm_steps),
     key("POST", f"{REPORT}/getCarWorkEfficiencyList"): ActionCase(_efficiency, data_scope=True),
     key("POST", f"{REPORT}/getCarFleetWorkTimeCount"): ActionCase(_fleet_days),
     key("GET", f"{REPORT}/exportCarWorkEfficiencyList"): ActionCase(_export),

@@ -7122,6 +7122,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/liftdesk/alarm/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users of the tenant an alarm can be assigned to (at most 500, by account): the handling form's picker, for whoever reads the alarms
+         * @description Permission: one of the menus alarm_record. Kind: read.
+         */
+        get: operations["alarm-alarm_assignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/liftdesk/alarm/close": {
         parameters: {
             query?: never;
@@ -8443,6 +8463,18 @@ export interface components {
             workingHours?: number | null;
             /** Zjh */
             zjh?: string | null;
+        };
+        /**
+         * AssigneeOut
+         * @description A user an alarm can be assigned to.
+         */
+        AssigneeOut: {
+            /** Account */
+            account: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
         };
         /**
          * AttachIn
@@ -18134,6 +18166,26 @@ export interface components {
             code: number;
             /** Data */
             data?: components["schemas"]["AlarmWorkOut"][] | null;
+            /**
+             * Msg
+             * @default
+             */
+            msg: string;
+            /**
+             * Success
+             * @default true
+             */
+            success: boolean;
+        };
+        /** R[list[AssigneeOut]] */
+        R_list_AssigneeOut__: {
+            /**
+             * Code
+             * @default 200
+             */
+            code: number;
+            /** Data */
+            data?: components["schemas"]["AssigneeOut"][] | null;
             /**
              * Msg
              * @default
@@ -33978,6 +34030,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "alarm-alarm_assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["R_list_AssigneeOut__"];
                 };
             };
         };

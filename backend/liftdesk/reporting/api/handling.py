@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from liftdesk.core import crud
 from liftdesk.reporting import handling
-from liftdesk.reporting.alarm_schemas import AlarmIdQuery, AlarmIdsIn, AlarmLogOut, AlarmWorkOut, CloseIn, HandleIn
+from liftdesk.reporting.alarm_schemas import (
+    AlarmIdQuery,
+    AlarmIdsIn,
+    AlarmLogOut,
+    AlarmWorkOut,
+    AssigneeOut,
+    CloseIn,
+    HandleIn,
+)
 from liftdesk.reporting.resources import ALARM, ALARM_EXPORT_PREFIX, ALARM_MENU, ALARM_TAG
 
 
@@ -53,6 +61,19 @@ async def handle(ctx: crud.Ctx, body: HandleIn) -> AlarmWorkOut:
 )
 async def close(ctx: crud.Ctx, body: CloseIn) -> list[AlarmWorkOut]:
     return await handling.close(ctx, crud.parse_ids(body.ids), body.note)
+
+
+@ALARM.action(
+    "GET",
+    f"{ALARM_EXPORT_PREFIX}/assignees",
+    kind="read",
+    answer=list[AssigneeOut],
+    tag=ALARM_TAG,
+    summary="The users of the tenant an alarm can be assigned to (at most 500, by account): the handling form's "
+    "picker, for whoever reads the alarms",
+)
+async def assignees(ctx: crud.Ctx) -> list[AssigneeOut]:
+    return await handling.assignees(ctx)
 
 
 @ALARM.action(
