@@ -12,6 +12,8 @@ import { formatNumber } from '../../components/report/format';
 import { ALARM_EXPORT, ALARM_LISTS, WARNING_KINDS, formatDuration, type AlarmList, type AlarmRow, type AlarmTotals } from './api';
 import { OrganisationFilter, RangeFilter, RangeProblem } from './Filters';
 import { cleaned, useAlarmRange, useKindLabel } from './hooks';
+import { ALARM_ACK, ALARM_CLOSE, HandleDialog, RowActions, SelectionActions, StepsDrawer, WorkStatusTag } from './AlarmWork';
+import { useAccess } from '../../access/useAccess';
 
 const SIZES = [10, 30, 50, 100, 200];
 const LISTS: AlarmList[] = ['all', 'collision', 'speeding', 'overload', 'warning', 'fault'];
@@ -31,6 +33,11 @@ export default function AlarmRecords() {
   const [applied, setApplied] = useState<Record<string, string | number | boolean>>(() => range.initial);
   const [page, setPage] = useState({ current: 1, size: 10 });
   const set = (name: string) => (v: unknown) => setValues((all) => ({ ...all, [name]: v }));
+  // working alarms: the selection (acknowledge, close), one row's handling form and its steps
+  const { can } = useAccess();
+  const [picked, setPicked] = useState<AlarmRow[]>([]);
+  const [handling, setHandling] = useState<AlarmRow | null>(null);
+  const [stepsOf, setStepsOf] = useState<AlarmRow | null>(null);
 
   const answer = useQuery({
     queryKey: ['alarms', list, applied, page],
@@ -40,8 +47,8 @@ export default function AlarmRecords() {
 
   const paramsOf = (which: AlarmList, v: Record<string, unknown>) => {
     const own = which === 'collision' ? ['level'] : which === 'fault' ? ['code'] : which === 'all' || which === 'warning' ? ['kind'] : [];
-    const picked = Object.fromEntries(Object.entries(v).filter(([k]) => ['carNo', 'driverName', ...own].includes(k)));
-    return cleaned({ ...range.params(), mechanismId: organisation, ...picked });
+    const chosen = Object.fromEntries(Object.entries(v).filter(([k]) => ['carNo', 'driverName', 'workStatus', ...own].includes(k)));
+    return cleaned({ ...range.params(), mechanismId: organisation, ...chosen });
   };
   const search = () => {
     if (range.problem) return;
@@ -102,6 +109,13 @@ export default function AlarmRecords() {
       render: (_v: unknown, row: AlarmRow) =>
         c.render ? c.render(row) : c.numeric ? formatNumber(row[c.key]) : ((row[c.key] as ReactNode) ?? '-'),
     })),
+    { key: 'workStatus', title: t('alarm.work.state'), render: (_v, row) => <WorkStatusTag status={row.workStatus ?? 0} /> },
+    {
+      key: '__actions',
+      title: t('crud.actions'),
+      fixed: 'right',
+      render: (_v, row) => <RowActions row={row} onHandle={setHandling} onSteps={setStepsOf} />,
+    },
   ];
   const data = answer.data;
   const totals = data?.totals;
@@ -166,6 +180,15 @@ export default function AlarmRecords() {
               style={{ width: 180, maxWidth: '100%' }}
             />
           )}
+          <Select
+            allowClear
+            value={values.workStatus as number | undefined}
+            onChange={set('workStatus')}
+            placeholder={t('alarm.work.state')}
+            aria-label={t('alarm.work.state')}
+            options={[0, 1, 2, 3].map((n) => ({ value: n, label: t(`alarm.work.status.${n}`) }))}
+            style={{ width: 130 }}
+          />
           {list === 'fault' && (
             <Input
               allowClear
@@ -203,9 +226,12 @@ export default function AlarmRecords() {
           </Flex>
         }
         extra={
-          <Can code={ALARM_EXPORT}>
-            <ExportButton url={ALARM_LISTS[list].export} params={applied} name={`alarms-${list}`} />
-          </Can>
+          <Flex wrap gap={8}>
+            <SelectionActions rows={picked} onDone={() => setPicked([])} />
+            <Can code={ALARM_EXPORT}>
+              <ExportButton url={ALARM_LISTS[list].export} params={applied} name={`alarms-${list}`} />
+            </Can>
+          </Flex>
         }
       >
         <Table<AlarmRow>
@@ -213,6 +239,11 @@ export default function AlarmRecords() {
           size="middle"
           data-testid="alarm-table"
           columns={columns}
+          rowSelection={
+            can(ALARM_ACK) || can(ALARM_CLOSE)
+              ? { selectedRowKeys: picked.map((r) => r.id), onChange: (_keys, rows) => setPicked(rows), preserveSelectedRowKeys: false }
+              : undefined
+          }
           dataSource={data?.records ?? []}
           loading={answer.isFetching && (answer.isPlaceholderData || !answer.data)}
           scroll={{ x: 'max-content' }}
@@ -228,6 +259,8 @@ export default function AlarmRecords() {
           }}
         />
       </Card>
+      <HandleDialog row={handling} onClose={() => setHandling(null)} />
+      <StepsDrawer row={stepsOf} onClose={() => setStepsOf(null)} />
     </Flex>
   );
 }

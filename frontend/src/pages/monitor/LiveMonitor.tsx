@@ -20,6 +20,7 @@ import {
 } from 'antd';
 import { AimOutlined, CloseOutlined, NodeIndexOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useAccess } from '../../access/useAccess';
 import { Address } from '../../components/address/Address';
@@ -404,7 +405,10 @@ export default function LiveMonitor() {
   const { can } = useAccess();
   const [filter, setFilter] = useState<Filter>('all');
   const [text, setText] = useState('');
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?carId= (an alarm's 在监控中查看): that vehicle selected, and the map flies to it once its state is known
+  const [query] = useSearchParams();
+  const [selected, setSelected] = useState<string | null>(() => query.get('carId'));
+  const asked = useRef(query.get('carId'));
   const [flyTarget, setFlyTarget] = useState<{ at: LonLat; n: number } | null>(null);
   const [showTrack, setShowTrack] = useState(false);
   // today, as of when the track was asked for
@@ -431,6 +435,14 @@ export default function LiveMonitor() {
   useEffect(() => {
     vehiclesNow.current = live.vehicles;
   });
+  useEffect(() => {
+    const id = asked.current;
+    const v = id ? live.vehicles.get(id) : undefined;
+    if (v && hasPosition(v)) {
+      asked.current = null;
+      setFlyTarget({ at: [v.lon, v.lat], n: Date.now() });
+    }
+  }, [live.vehicles, live.version]);
   const select = useCallback((id: string, fly: boolean) => {
     setSelected(id);
     setShowTrack(false);

@@ -5,6 +5,7 @@ import { CaretRightOutlined, PauseOutlined, SearchOutlined } from '@ant-design/i
 import type { DataNode } from 'antd/es/tree';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { apiGet } from '../../api/client';
 import type { components } from '../../api/schema';
 import { useServerClock } from '../../app/useServerClock';
@@ -66,6 +67,14 @@ const ZoomWatcher = webglLayer(function ZoomWatcher({ onZoom }: { onZoom: (zoom:
   return null;
 });
 
+/** The period a link names (both ends, in the page's format), else null. */
+function linkedPeriod(query: URLSearchParams): { beginTime: string; endTime: string } | null {
+  const beginTime = query.get('beginTime');
+  const endTime = query.get('endTime');
+  const valid = (s: string | null): s is string => !!s && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(s) && dayjs(s).isValid();
+  return valid(beginTime) && valid(endTime) ? { beginTime, endTime } : null;
+}
+
 /**
  * 轨迹回放: pick a vehicle and a period (up to 7 days); its track plays back on the map (1×: a minute of track per
  * second, up to 16×; pause, seek), with its stops and alarms marked and the phases of the period on a timeline.
@@ -75,12 +84,16 @@ export default function TrackPlayback() {
   const { t } = useTranslation();
   const { offset, now } = useServerClock();
   const [search, setSearch] = useState('');
-  const [carId, setCarId] = useState<string | null>(null);
+  // ?carId=&beginTime=&endTime= (an alarm's 查看轨迹): that vehicle's track of that period, shown at once
+  const [query] = useSearchParams();
+  const linked = linkedPeriod(query);
+  const [carId, setCarId] = useState<string | null>(() => query.get('carId'));
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => {
+    if (linked) return [dayjs(linked.beginTime, FORMAT), dayjs(linked.endTime, FORMAT)];
     const today = todayPeriod(Date.now(), offset);
     return [dayjs(today.beginTime, FORMAT), dayjs(today.endTime, FORMAT)];
   });
-  const [asked, setAsked] = useState<{ beginTime: string; endTime: string } | null>(null);
+  const [asked, setAsked] = useState<{ beginTime: string; endTime: string } | null>(() => (query.get('carId') ? linked : null));
   const [zoom, setZoom] = useState<number | null>(null);
   const [speed, setSpeed] = useState<Speed>(4);
   const [playing, setPlaying] = useState(false);
