@@ -54,14 +54,16 @@ def prepare(url: str, demo_vehicles: int = 0) -> None:
 
 
 class RedactTokens(logging.Filter):
-    """Cut access tokens out of log lines: uvicorn logs a WebSocket's request line at info level, and the live feed
-    takes its token as ``?blade-auth=<token>`` (a browser cannot set headers on a WebSocket)."""
+    """Cut credentials out of log lines: uvicorn logs a WebSocket's request line at info level, and the live feed
+    takes a single-use ticket as ``?ticket=<ticket>`` (a browser cannot set headers on a WebSocket); a token in a
+    URL (``blade-auth=``, no longer a way in) is cut too."""
 
-    TOKEN = re.compile(r"(blade-auth=)[^&\s\"']+", re.IGNORECASE)
+    TOKEN = re.compile(r"((?:blade-auth|ticket)=)[^&\s\"']+", re.IGNORECASE)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "blade-auth=" in message.lower():
+        lowered = message.lower()
+        if "blade-auth=" in lowered or "ticket=" in lowered:
             record.msg, record.args = self.TOKEN.sub(r"\1***", message), None
         return True
 

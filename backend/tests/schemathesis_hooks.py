@@ -107,6 +107,27 @@ REFUSALS_OF_STATE: dict[str, tuple[int, str | tuple[str, ...], str]] = {
     "cannot_delete_builtin": (400, "", "the row is built in"),
     "command_not_pending": (400, "", "the command is no longer pending"),
     # drivers' papers and reminders (fleet/papers.py, fleet/api/papers.py, fleet/api/reminders.py)
+    # data rules (core.scope) and passwords (system/api/passwords.py)
+    "rule_no_model": (
+        400,
+        "/data-scope/submit",
+        "resourceCode names no resource with a table (the resources are the registry's, not an enum of the document)",
+    ),
+    "password_common": (
+        400,
+        ("/blade-user/submit", "/blade-user/update", "/update-password", "/reset-password", "/replacePassword"),
+        "the password is on the common-passwords list (no schema lists them)",
+    ),
+    # working alarms (reporting/handling.py): rows that exist and their state
+    "alarm_not_found": (
+        400,
+        ("/alarm/ack", "/alarm/handle", "/alarm/close", "/alarm/history"),
+        "the ids name no alarm the caller sees",
+    ),
+    "alarm_closed": (400, ("/alarm/ack", "/alarm/handle", "/alarm/close"), "the alarm is closed already"),
+    "alarm_still_active": (400, "/alarm/close", "the alarm has not ended"),
+    "alarm_cause_unknown": (400, "/alarm/handle", "cause names no entry of the tenant's alarm_cause dictionary"),
+    "alarm_assignee_unknown": (400, "/alarm/handle", "assigneeId names no user of the tenant"),
     "paper_holder_unknown": (400, "", "driverId names no driver the caller sees (rows that exist)"),
     "paper_picture_unknown": (400, "", "a picture's attachId names no attachment of the tenant"),
     "paper_picture_type": (400, "", "a picture's attachment is no jpg or png (what a file holds)"),

@@ -39,7 +39,7 @@ import pytest
 import websockets
 
 from liftdesk.telemetry.simulator import SimulatedForklift, demo_specs
-from tests.conftest import BASIC, md5
+from tests.conftest import BASIC, live_url, md5
 
 VEHICLES = 5
 TZ = timezone(timedelta(hours=8))  # LIFTDESK_TZ_OFFSET_MINUTES below: how the API writes times
@@ -217,8 +217,7 @@ async def test_make_run_serves_the_simulated_fleet(server: Server) -> None:
                 assert "battery_liquid_level" in car["alarms"], car
 
         # -- the live feed: a snapshot of the fleet, then updates
-        ws_url = server.base.replace("http://", "ws://") + f"{LIVE}?blade-auth={token}"
-        async with websockets.connect(ws_url) as ws:
+        async with websockets.connect(await live_url(server.base, token)) as ws:
             first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
             assert first["type"] == "snapshot", first
             assert {v["deviceNumber"] for v in first["data"]} == devices
@@ -294,5 +293,5 @@ async def test_make_run_serves_the_simulated_fleet(server: Server) -> None:
     assert code in (0, -signal.SIGTERM), f"exit code {code}:\n{server.log_tail()}"
     assert "Application shutdown complete" in log, server.log_tail()
     assert "Traceback" not in log and " ERROR " not in log, server.log_tail()
-    assert "WebSocket /api/" in log and "blade-auth=***" in log, "the live feed's connection is logged"
+    assert "WebSocket /api/" in log and "ticket=***" in log, "the live feed's connection is logged, its ticket cut"
     assert token not in log, "an access token in the log"

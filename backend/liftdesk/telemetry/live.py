@@ -120,7 +120,7 @@ class LiveHub:
             client.pending.clear()
             client.online.clear()
             try:
-                await authenticate(self.db, client.token)
+                await check_token(self.db, client.token)
             except (NotAuthenticated, Forbidden):
                 self.clients.discard(client)
                 with contextlib.suppress(Exception):
@@ -232,16 +232,23 @@ async def issue_ticket(kv: KV, token: str) -> str:
 
 
 async def authenticate(db: Database, ticket: str | None) -> tuple[Principal, str]:
-    """The caller a ticket was issued to (taken: it opens one socket), with their access token; the token is
-    checked again now (signed, not expired, not revoked), and so is the right to read the live state (the monitor's
-    menu, as every read of the ``live`` resource): ``Forbidden`` without it."""
+    """The caller a ticket was issued to (taken: it opens one socket), with their access token, checked by
+    :func:`check_token`."""
     async with db.sessionmaker() as s:
         token = await KV(s).take(ticket_key(ticket)) if ticket else None
         await s.commit()
+    return await check_token(db, token), token or ""
+
+
+async def check_token(db: Database, token: str | None) -> Principal:
+    """The holder of ``token``, checked now (signed, not expired, not revoked), with the right to read the live
+    state (the monitor's menu, as every read of the ``live`` resource): ``Forbidden`` without it. At connection, and
+    again for an open socket when the bus between processes comes back (a revocation may have been missed)."""
+    async with db.sessionmaker() as s:
         principal = await principal_of(s, token)
         ctx = await Ctx.build(s, principal, LIVE)
         await ctx.require("view")
-        return principal, token or ""
+        return principal
 
 
 @router.websocket(LIVE_PATH)

@@ -114,7 +114,7 @@ async def test_a_card_is_refused_then_accepted_once_its_authorization_reaches_th
     newcomer = await add_driver(api.db, name="新司机")
 
     # the list (the colleague's card only) reaches the terminal through the command service
-    await cards_changed(state, api.db, "000000", vid)
+    await cards_changed(state.services, api.db, "000000", vid)
     first = await acknowledged_list(api, sim.device, 1)
     assert sim.model.card_list is not None
     assert [(c.serial, c.pin) for c in sim.model.card_list.cards] == [(colleague["serial"], "2468")]
@@ -146,7 +146,7 @@ async def test_a_card_is_refused_then_accepted_once_its_authorization_reaches_th
 
     # authorized: the new list is acknowledged, the terminal reads the card in its slot again, the platform accepts
     await authorize(api.db, "000000", newcomer["id"], vid)
-    await cards_changed(state, api.db, "000000", vid)
+    await cards_changed(state.services, api.db, "000000", vid)
     await acknowledged_list(api, sim.device, 2)
     assert {c.serial for c in sim.model.card_list.cards} == {colleague["serial"], newcomer["serial"]}
 
@@ -178,7 +178,7 @@ async def test_a_licence_that_expires_tonight_stops_the_card_tomorrow(
     state = app_state(api)
     today = local_today()
     driver = await add_driver(api.db, vehicles=(vid,), valid_until=day_start_utc(today))
-    await cards_changed(state, api.db, "000000", vid)
+    await cards_changed(state.services, api.db, "000000", vid)
     await acknowledged_list(api, sim.device, 1)
     [entry] = sim.model.card_list.cards  # type: ignore[union-attr]
     assert entry.valid_until == today, "the terminal is given the licence's last valid day"

@@ -141,7 +141,7 @@ async def test_ingest_follows_the_vehicle_data_scope(api: Api, ingest: httpx.Asy
         )
         assert car["code"] == 200, car
         cars[dept] = device
-    async with own_organisation_user(api, east, buttons=("vehicle_edit",)) as user:
+    async with own_organisation_user(api, east, buttons=("ingest_post",)) as user:
         headers = await api.headers(user["who"], password=user["password"])
         theirs = await ingest.post(URL, json={"device": cars[south], "fixes": [fix(0)]}, headers=headers)
         assert theirs.status_code == 403, theirs.text
