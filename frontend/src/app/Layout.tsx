@@ -22,11 +22,11 @@ import { flushPageLogOnLeave, logPageVisit } from './pageLog';
 import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
-import { queryClient } from './queryClient';
+import { queryClient } from '../data/queryClient';
 import type { TopMenu } from '../api/types';
-import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
+import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from '../access/useMenu';
 import { useStages } from './useStages';
-import { themeByName } from './themes';
+import { themeByName } from '../config/themes';
 import { requiredMenu, staticPageLabel } from './staticPages';
 
 function useSizeClass() {

@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { SitePlan } from '../config/website';
-import { queryClient } from '../app/queryClient';
+import { queryClient } from '../data/queryClient';
 import { getMapSetting, MAP_SETTING_KEY, planImage, planImageKey, type MapSetting } from '../pages/map/api';
 import { tenantBasemap, tenantSitePlan, type Basemap } from './basemap';
 import type { MapCamera } from './camera';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, DatePicker, Descriptions, Drawer, Empty, Row, Spin, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import { useServerClock } from '../../app/useServerClock';
+import { useServerClock } from '../../data/useServerClock';
 import { defaultRange, disabledDay, rangeProblem, zonedToday, type DayRange } from '../../components/report/range';
 import type { RowDialogProps } from '../../resources/types';
 import { DETAIL_MAX_DAYS, vehicleCalls, type Diagnosis, type Meter, type StageDay } from './api';

@@ -5,7 +5,7 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { operation } from '../../api/manifest';
 import { post, type Params } from '../../api/request';
-import { useServerClock } from '../../app/useServerClock';
+import { useServerClock } from '../../data/useServerClock';
 import { treeQuery } from '../../components/crud/lookups';
 import { defaultRange, disabledDay, rangeParams, rangeProblem, zonedToday, type DayRange } from '../../components/report/range';
 import { BEHAVIOR_MAX_DAYS, behaviorCalls, type DayCounts, type TypeCount } from './api';
