@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { SitePlan } from '../config/website';
 import { queryClient } from '../data/queryClient';
-import { getMapSetting, MAP_SETTING_KEY, planImage, planImageKey, type MapSetting } from '../pages/map/api';
+import { getMapSetting, MAP_SETTING_KEY, planImage, planImageKey, type MapSetting } from './api';
 import { tenantBasemap, tenantSitePlan, type Basemap } from './basemap';
 import type { MapCamera } from './camera';
 import type { DrawnMarker } from './vehicleOverlay';

@@ -48,7 +48,7 @@ import {
   type Fence,
   type FenceFormValues,
   type Problem,
-} from './fence';
+} from '../../components/fence/fence';
 
 const MECHANISM: Column = { prop: 'mechanismId', label: 'fence.mechanism', type: 'tree', treeUrl: operation('dept', 'tree') };
 

@@ -7,7 +7,7 @@ import { operation } from '../../api/manifest';
 import { post } from '../../api/request';
 import type { components } from '../../api/schema';
 import { REMINDER_PATH } from '../../resources/driver/reminder';
-import { daysTone } from './paper';
+import { daysTone } from '../../components/paper/paper';
 
 type Reminder = components['schemas']['DriverReminderOut'];
 const LATEST = 5;

@@ -4,7 +4,7 @@ import { Alert, Card, Col, DatePicker, Descriptions, Drawer, Empty, Row, Spin, S
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { useServerClock } from '../../data/useServerClock';
-import { defaultRange, disabledDay, rangeProblem, zonedToday, type DayRange } from '../../components/report/range';
+import { defaultRange, disabledDay, rangeProblem, zonedToday, type DayRange } from '../report/range';
 import type { RowDialogProps } from '../../resources/types';
 import { DETAIL_MAX_DAYS, vehicleCalls, type Diagnosis, type Meter, type StageDay } from './api';
 import './vehicle.css';
