@@ -16,7 +16,7 @@ import { leafMenus, menuLabel, openMenu } from '../../app/menuUtil';
 import { menuIcon } from '../../app/menuIcons';
 import { DAY_FORMAT, zonedToday } from '../../components/report/range';
 import { dictLabel } from '../../i18n/dictLabel';
-import { resolvePage } from '../../resources';
+import { resolvePage } from '../../app/pages';
 import { useSession } from '../../store/session';
 import { homeCalls, REFRESH_MS, type HomeAlarm, type HomeFilter, type OfflineTerminal } from './api';
 import { HomeReminders } from '../paper/HomeReminders';
