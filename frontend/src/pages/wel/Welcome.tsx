@@ -6,8 +6,6 @@ import type { ColumnsType } from 'antd/es/table';
 import { ReloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../api/client';
-import { operation } from '../../api/manifest';
-import { get } from '../../api/request';
 import type { MenuVO, TreeNode } from '../../api/types';
 import { roleNames } from '../../app/roles';
 import { greetingKey } from '../../data/serverTime';
@@ -65,7 +63,7 @@ export default function Welcome() {
   const mayReadRoles = useMemo(() => leafMenus(menus).some((m) => m.code === 'role' || m.code === 'user'), [menus]);
   const roleTree = useQuery({
     queryKey: ['role-names'],
-    queryFn: () => get<TreeNode[]>(operation('role', 'tree'), undefined, { silent: true }),
+    queryFn: () => apiGet('/api/blade-system/role/tree', undefined, { silent: true }),
     enabled: mayReadRoles,
     retry: false,
     staleTime: 5 * 60_000,
