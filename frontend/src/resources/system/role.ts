@@ -1,6 +1,5 @@
-import { action, operation } from '../../api/manifest';
-import { apiGet } from '../../api/client';
-import { post } from '../../api/request';
+import { apiGet, apiPost } from '../../api/client';
+import { operation } from '../../api/manifest';
 import { grantAction } from '../../components/grant';
 import { defineResource } from '../types';
 
@@ -22,7 +21,7 @@ const RoleGrant = grantAction({
     return { menu: data?.menu, dataScope: data?.dataScope, apiScope: data?.apiScope };
   },
   save: (ids, checked) =>
-    post(action('role', 'role_grant'), {
+    apiPost('/api/blade-system/role/grant', {
       roleIds: ids,
       menuIds: checked.menu ?? [],
       dataScopeIds: checked.dataScope ?? [],

@@ -1,6 +1,4 @@
-import { apiGet } from '../../api/client';
-import { action } from '../../api/manifest';
-import { post } from '../../api/request';
+import { apiGet, apiPost } from '../../api/client';
 import { grantAction } from '../../components/grant';
 import { defineResource } from '../types';
 
@@ -13,7 +11,7 @@ const MenuSetting = grantAction({
   loadKeys: async (ids) => ({
     menu: (await apiGet('/api/blade-system/menu/top-tree-keys', { topMenuIds: ids.join(',') }))?.menu,
   }),
-  save: (ids, checked) => post(action('topmenu', 'top_menu_grant'), { topMenuIds: ids, menuIds: checked.menu ?? [] }),
+  save: (ids, checked) => apiPost('/api/blade-system/topmenu/grant', { topMenuIds: ids, menuIds: checked.menu ?? [] }),
 });
 
 export default defineResource({

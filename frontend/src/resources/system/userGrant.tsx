@@ -3,9 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Modal, Spin, Tree } from 'antd';
 import { TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { apiGet } from '../../api/client';
-import { action } from '../../api/manifest';
-import { post } from '../../api/request';
+import { apiGet, apiPost } from '../../api/client';
 import type { TreeNode } from '../../api/types';
 import { toast } from '../../api/toast';
 import { useAccess } from '../../access/useAccess';
@@ -29,7 +27,7 @@ function GrantRolesDialog({ rows, onClose, onDone }: { rows: Row[]; onClose: () 
     }
     setSaving(true);
     try {
-      await post(action('user', 'grant_roles'), undefined, {
+      await apiPost('/api/blade-user/grant', undefined, {
         params: { userIds: rows.map((r) => String(r.id)).join(','), roleIds: checked.join(',') },
       });
       toast.success(t('userAdmin.granted'));
