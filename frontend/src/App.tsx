@@ -6,7 +6,7 @@ import enUS from 'antd/locale/en_US';
 import { useTranslation } from 'react-i18next';
 import { AntdBridge } from './app/AntdBridge';
 import { decideRedirect } from './app/guards';
-import { themeByName } from './app/themes';
+import { themeByName } from './config/themes';
 import { localSignOut } from './app/session';
 import { setUnauthorizedHandler } from './api/request';
 import { useCommon } from './store/common';

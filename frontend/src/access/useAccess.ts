@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { usePermissions } from '../app/useMenu';
+import { usePermissions } from './useMenu';
 import { useSession } from '../store/session';
 import { adminLevel, createAccess, type Access } from './access';
 

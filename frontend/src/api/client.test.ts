@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiGet, apiPost, type AnswerOf, type PathOf, type QueryOf } from './client';
+import { apiGet, apiGetAt, apiPost, fillPath, type AnswerOf, type PathOf, type QueryOf } from './client';
 
 /** The typed client refuses, at compile time, what the server's document does not have (`npm run typecheck`). */
 describe('typed client', () => {
@@ -16,6 +16,17 @@ describe('typed client', () => {
       void apiGet('/api/blade-system/dict/dictionary', { kode: 'x' });
       // @ts-expect-error a GET-only path used with POST
       void apiPost('/api/blade-system/dict/dictionary', {});
+      // @ts-expect-error a path without parameters given some
+      void apiGetAt('/api/blade-system/dict/dictionary', { id: '1' });
+      // @ts-expect-error a path parameter the path does not have
+      void apiGetAt('/api/blade-fics/fics/message/messageInfo/{id}', { carId: '1' });
+      // @ts-expect-error a path with parameters called without them
+      void apiGet('/api/blade-fics/fics/message/messageInfo/{id}');
     }
+  });
+
+  it('fills the parameters of a path in, encoded', () => {
+    expect(fillPath('/api/x/messageInfo/{id}', { id: '12' })).toBe('/api/x/messageInfo/12');
+    expect(fillPath('/api/x/{a}/y/{b}', { a: 'a b', b: 3 })).toBe('/api/x/a%20b/y/3');
   });
 });

@@ -30,17 +30,41 @@ export type AnswerOf<P extends keyof paths, M extends Method> =
 export type QueryOf<P extends keyof paths, M extends Method> =
   OperationOf<P, M> extends { parameters: { query?: infer Q } } ? ([Q] extends [never] ? undefined : Q) : undefined;
 
+/** The operation's path parameters (`undefined` when its path has none). */
+export type PathParamsOf<P extends keyof paths, M extends Method> =
+  OperationOf<P, M> extends { parameters: { path: infer X } } ? ([X] extends [never] ? undefined : X) : undefined;
+
+/** The paths the document serves with `method` that have parameters in them (`/messageInfo/{id}`). */
+export type ParamPathOf<M extends Method> = {
+  [P in PathOf<M>]: PathParamsOf<P, M> extends undefined ? never : P;
+}[PathOf<M>];
+
+/** `path` with each `{name}` replaced by its parameter, encoded. */
+export function fillPath(path: string, params: Record<string, string | number>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+}
+
 /** The operation's JSON body (`undefined` when it takes none). */
 export type BodyOf<P extends keyof paths> =
   OperationOf<P, 'post'> extends { requestBody?: infer B } ? ([JsonOf<B>] extends [never] ? undefined : JsonOf<B>) : undefined;
 
-/** GET `path` with its query; answers the envelope's `data`. */
-export function apiGet<P extends PathOf<'get'>>(
+/** GET `path` (one without parameters in it: `apiGetAt` fills those in) with its query; answers the envelope's `data`. */
+export function apiGet<P extends Exclude<PathOf<'get'>, ParamPathOf<'get'>>>(
   path: P,
   query?: QueryOf<P, 'get'>,
   opts: RequestOptions = {},
 ): Promise<AnswerOf<P, 'get'>> {
   return get<AnswerOf<P, 'get'>>(path, query as Params | undefined, opts);
+}
+
+/** GET a `path` with parameters in it (`{id}`), given them and its query; answers the envelope's `data`. */
+export function apiGetAt<P extends ParamPathOf<'get'>>(
+  path: P,
+  params: PathParamsOf<P, 'get'>,
+  query?: QueryOf<P, 'get'>,
+  opts: RequestOptions = {},
+): Promise<AnswerOf<P, 'get'>> {
+  return get<AnswerOf<P, 'get'>>(fillPath(path, params as Record<string, string | number>), query as Params | undefined, opts);
 }
 
 /** POST `path` with its JSON body (and its query in `opts.params`); answers the envelope's `data`. */

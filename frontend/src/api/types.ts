@@ -103,7 +103,7 @@ export interface TopMenu {
 
 export interface TreeNode {
   id: string;
-  parentId?: string;
+  parentId?: string | null;
   title: string;
   key: string;
   value: string;
@@ -120,15 +120,3 @@ export interface DictItem {
 }
 
 export type IpOffset = Schemas['IpOffset'];
-
-export interface GrantTree {
-  menu: TreeNode[];
-  dataScope?: TreeNode[];
-  apiScope?: TreeNode[];
-}
-
-export interface GrantKeys {
-  menu: string[];
-  dataScope?: string[];
-  apiScope?: string[];
-}

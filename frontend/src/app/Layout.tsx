@@ -8,8 +8,8 @@ import { useCommon, setCollapse } from '../store/common';
 import { currentRoles, tokenStoredAt, useSession } from '../store/session';
 import { openTab, tabsStore, useTabs, findTab } from '../store/tabs';
 import { Logo, LogoMark } from '../components/Logo';
-import { ownLogo } from '../pages/dept/logo';
-import { useLogoUrl } from '../pages/dept/useLogoUrl';
+import { ownLogo } from '../components/dept/logo';
+import { useLogoUrl } from '../components/dept/useLogoUrl';
 import { ErrorBoundary } from './ErrorBoundary';
 import { MenuSearchOverlay } from './MenuSearch';
 import { LiveProvider } from '../live/LiveProvider';
@@ -22,11 +22,11 @@ import { flushPageLogOnLeave, logPageVisit } from './pageLog';
 import { sizeClass } from './sizeClass';
 import { startTokenRefresh } from './tokenRefresh';
 import { refreshSession } from './session';
-import { queryClient } from './queryClient';
+import { queryClient } from '../data/queryClient';
 import type { TopMenu } from '../api/types';
-import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from './useMenu';
+import { useAllMenuRoutes, useMenuRoutes, useTopMenus } from '../access/useMenu';
 import { useStages } from './useStages';
-import { themeByName } from './themes';
+import { themeByName } from '../config/themes';
 import { requiredMenu, staticPageLabel } from './staticPages';
 
 function useSizeClass() {

@@ -2,8 +2,8 @@ import { memo, useEffect, useState } from 'react';
 import { Tooltip } from 'antd';
 import { ClockCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { formatZoned, offsetLabel } from './serverTime';
-import { useServerClock } from './useServerClock';
+import { formatZoned, offsetLabel } from '../data/serverTime';
+import { useServerClock } from '../data/useServerClock';
 
 /**
  * Server time in the tenant's zone, refreshed every second (sidebar footer).

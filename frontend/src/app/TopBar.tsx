@@ -26,7 +26,7 @@ import { useErrorLogs } from '../store/errorLog';
 import { switchLanguage } from './language';
 import { useSession } from '../store/session';
 import { signOut } from './session';
-import { selectTopMenu, useTopMenuId } from './useMenu';
+import { selectTopMenu, useTopMenuId } from '../access/useMenu';
 import { MenuAutoComplete } from './MenuSearch';
 import { ErrorLogDialog, LockDialog, ThemeDialog } from './dialogs';
 import { useLock } from './useLock';

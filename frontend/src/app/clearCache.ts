@@ -2,7 +2,7 @@ import type { App } from 'antd';
 import i18n from '../i18n';
 import { clearCache } from '../api/auth';
 import { toast } from '../api/toast';
-import { queryClient } from './queryClient';
+import { queryClient } from '../data/queryClient';
 
 export type ModalApi = ReturnType<typeof App.useApp>['modal'];
 

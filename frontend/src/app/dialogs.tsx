@@ -5,7 +5,7 @@ import { setLockPasswd, useCommon } from '../store/common';
 import { clearErrorLogs, useErrorLogs, type ErrorLog } from '../store/errorLog';
 import { uploadErrorLogs } from '../api/auth';
 import { toast } from '../api/toast';
-import { THEMES } from './themes';
+import { THEMES } from '../config/themes';
 import { setThemeName } from '../store/common';
 
 export function LockDialog({ open, onCancel, onLocked }: { open: boolean; onCancel: () => void; onLocked: () => void }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '../api/types';
 import { roleNames } from './roles';
-import { greetingKey } from './serverTime';
+import { greetingKey } from '../data/serverTime';
 
 const zh = (_key: string, options: { defaultValue: string }) => options.defaultValue;
 const en = (key: string, options: { defaultValue: string }) => ({ 'roleName.administrator': 'Administrator' })[key] ?? options.defaultValue;

@@ -10,7 +10,7 @@ export const SEEDED_ROLE_NAMES: Readonly<Record<string, string>> = {
   driver: '普通司机',
 };
 
-function namesById(nodes: TreeNode[] | undefined, into = new Map<string, string>()): Map<string, string> {
+function namesById(nodes: TreeNode[] | null | undefined, into = new Map<string, string>()): Map<string, string> {
   for (const node of nodes ?? []) {
     into.set(String(node.id), node.title);
     namesById(node.children, into);
@@ -29,7 +29,7 @@ const list = (text: string | undefined) =>
  * `role_name` (the same roles in the same order). A name comes from the role tree when the user may read it, else
  * from the seeded names; a seeded role shows in the UI language (`roleName.<alias>`, English only, like the menus).
  */
-export function roleNames(roleIds: string | undefined, aliases: string | undefined, tree: TreeNode[] | undefined, t: Translate): string[] {
+export function roleNames(roleIds: string | undefined, aliases: string | undefined, tree: TreeNode[] | null | undefined, t: Translate): string[] {
   const ids = list(roleIds);
   const names = namesById(tree);
   return list(aliases).map((alias, i) => {

@@ -4,13 +4,13 @@ import type { TokenInfo } from '../api/types';
 import { clearLock } from '../store/common';
 import { clearSession, saveTokens, sessionStore } from '../store/session';
 import { resetTabs } from '../store/tabs';
-import { loadedQueries } from './loadedQueries';
+import { loadedQueries } from '../data/loadedQueries';
 import { selectTopMenu } from '../store/topMenu';
 
 /** Signed in: tokens and user stored, tabs and lock cleared, menus and buttons loaded. */
 export async function completeLogin(info: TokenInfo): Promise<void> {
   // the signed-in shell's cache, fetched now (not with the login page) and filled with the menus it shows first
-  const { queryClient } = await import('./queryClient');
+  const { queryClient } = await import('../data/queryClient');
   queryClient.clear();
   saveTokens(info);
   resetTabs();

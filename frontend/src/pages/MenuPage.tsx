@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { MenuVO } from '../api/types';
 import { findMenuByPath, menuLabel } from '../app/menuUtil';
 import { MIRROR_PAGES, SUB_PAGES } from '../app/staticPages';
-import { resolvePage, SUB_PAGE_COMPONENTS } from '../resources';
+import { resolvePage, SUB_PAGE_COMPONENTS } from '../app/pages';
 
 // The generic list page and its form fields (date pickers, tree selects...) only for the pages made of it: the
 // map pages, say, go without (the shell's Suspense shows while it loads).

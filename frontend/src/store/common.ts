@@ -1,6 +1,6 @@
 import { createStore, useStore } from './createStore';
 import { getStore, removeStore, setStore } from './storage';
-import { DEFAULT_THEME } from '../app/themes';
+import { DEFAULT_THEME } from '../config/themes';
 
 export interface CommonState {
   collapse: boolean;

@@ -8,7 +8,7 @@ import type { EChartOption } from './option';
 
 // Only what the app's charts use (see option.ts): the rest of ECharts stays out of the bundle.
 echarts.use([BarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, AriaComponent, CanvasRenderer]);
-// a vehicle's work-time heat map, run condition and efficiency calendar (pages/vehicle)
+// a vehicle's work-time heat map, run condition and efficiency calendar (components/vehicle)
 echarts.use([HeatmapChart, VisualMapComponent, CalendarComponent]);
 
 export interface EChartProps {

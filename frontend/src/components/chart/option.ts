@@ -21,7 +21,7 @@ export type EChartOption = ComposeOption<
   | TooltipComponentOption
   | LegendComponentOption
   | AriaComponentOption
-  // a vehicle's heat maps and efficiency calendar (pages/vehicle)
+  // a vehicle's heat maps and efficiency calendar (components/vehicle)
   | HeatmapSeriesOption
   | VisualMapComponentOption
   | CalendarComponentOption

@@ -1,5 +1,4 @@
-import { action } from '../../api/manifest';
-import { get } from '../../api/request';
+import { apiGet } from '../../api/client';
 import type { components } from '../../api/schema';
 
 /** An organisation as `common/getMechanismParamList` answers it (the tree's order, a parent before its children). */
@@ -17,7 +16,7 @@ export interface MechanismOption {
  * The options of the organisations in the answer's order; the depth of each is that of its parent in the list plus
  * one (the top of what the caller sees is depth 0, whatever lies above it).
  */
-export function mechanismOptions(rows: readonly Mechanism[] | undefined): MechanismOption[] {
+export function mechanismOptions(rows: readonly Mechanism[] | null | undefined): MechanismOption[] {
   const depths = new Map<string, number>();
   return (rows ?? []).map((row) => {
     const parent = row.parentId != null ? depths.get(String(row.parentId)) : undefined;
@@ -29,6 +28,6 @@ export function mechanismOptions(rows: readonly Mechanism[] | undefined): Mechan
 
 /** The organisations the caller may see; under the key `tree`, so that a change of organisations refreshes it. */
 export function mechanismsQuery() {
-  const url = action('dept', 'mechanism_list');
-  return { queryKey: ['tree', url], queryFn: () => get<Mechanism[]>(url), staleTime: 60_000 };
+  const url = '/api/blade-fics-report/fics/common/getMechanismParamList';
+  return { queryKey: ['tree', url], queryFn: () => apiGet(url), staleTime: 60_000 };
 }

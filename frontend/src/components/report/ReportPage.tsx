@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { InfoCircleOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { post, type Params } from '../../api/request';
-import { useServerClock } from '../../app/useServerClock';
+import { useServerClock } from '../../data/useServerClock';
 import { Can } from '../Can';
 import { DictSelect } from '../DictSelect';
 import { ExportButton } from '../crud/Transfer';

@@ -4,12 +4,11 @@ import { Button, Card, Empty, Flex, Input, Segmented, Select, Table, Tag, Typogr
 import type { ColumnsType } from 'antd/es/table';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/request';
+import { apiPost } from '../../api/client';
 import { Can } from '../../components/Can';
 import { ExportButton } from '../../components/crud/Transfer';
-import type { ReportAnswer } from '../../components/report/ReportPage';
 import { formatNumber } from '../../components/report/format';
-import { ALARM_EXPORT, ALARM_LISTS, WARNING_KINDS, formatDuration, type AlarmList, type AlarmRow, type AlarmTotals } from './api';
+import { ALARM_EXPORT, ALARM_LISTS, WARNING_KINDS, formatDuration, type AlarmList, type AlarmRow } from './api';
 import { OrganisationFilter, RangeFilter, RangeProblem } from './Filters';
 import { cleaned, useAlarmRange, useKindLabel } from './hooks';
 import { ALARM_ACK, ALARM_CLOSE, HandleDialog, RowActions, SelectionActions, StepsDrawer, WorkStatusTag } from './AlarmWork';
@@ -41,7 +40,7 @@ export default function AlarmRecords() {
 
   const answer = useQuery({
     queryKey: ['alarms', list, applied, page],
-    queryFn: () => post<ReportAnswer<AlarmRow, AlarmTotals>>(ALARM_LISTS[list].url, { ...applied, current: page.current, size: page.size }),
+    queryFn: () => apiPost(ALARM_LISTS[list].url, { ...applied, current: page.current, size: page.size }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServerClock } from '../../app/useServerClock';
+import { useServerClock } from '../../data/useServerClock';
 import { defaultRange, rangeParams, rangeProblem, zonedToday, type DayRange } from '../../components/report/range';
 import { ALARM_MAX_DAYS } from './api';
 

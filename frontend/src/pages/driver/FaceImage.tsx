@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Image, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { faceImage } from './api';
+import { faceImage } from '../../components/driver/api';
 
 /** A stored face photo, fetched with the session's token (its attachment link cannot be a plain <img src>). */
 export function FaceImage({ link, size = 120 }: { link: string; size?: number }) {

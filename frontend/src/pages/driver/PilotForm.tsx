@@ -14,7 +14,7 @@ import driverConfig, { CARD_LEVELS, VERIFY_MODES, phoneRules } from '../../resou
 import { DRIVER_LIST_PATH, PILOT_EDIT_PATH } from '../../resources/driver/paths';
 import type { Column } from '../../resources/types';
 import { closeTab, tabsStore } from '../../store/tabs';
-import { deleteFace, getDriverFull, saveDriver, uploadFace, type CardOut, type DriverBody } from './api';
+import { deleteFace, getDriverFull, saveDriver, uploadFace, type CardOut, type DriverBody } from '../../components/driver/api';
 import { cardPayload, cardProblem, checkFace, type CardValues } from './pilot';
 import { FaceImage } from './FaceImage';
 

@@ -10,10 +10,10 @@ import { CARD_LEVELS, VERIFY_MODES, sexOptions } from '../../resources/driver/dr
 import { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from '../../resources/driver/paths';
 import type { Row } from '../../resources/types';
 import { closeTab, tabsStore } from '../../store/tabs';
-import { getDriverFull, type CardOut } from './api';
+import { getDriverFull, type CardOut } from '../../components/driver/api';
 import { FaceImage } from './FaceImage';
 
-const DriverVehicles = lazy(() => import('./DriverVehicles'));
+const DriverVehicles = lazy(() => import('../../components/driver/DriverVehicles'));
 const LIMIT = bindingCalls('driver', 'vehicle').limit;
 
 function useLabels(remote: typeof CARD_LEVELS): Map<string, string> {

@@ -23,7 +23,7 @@ import { AimOutlined, CheckOutlined, ClearOutlined, CloseOutlined, EditOutlined,
 import { useTranslation } from 'react-i18next';
 import { operation } from '../../api/manifest';
 import { toast } from '../../api/toast';
-import { usePermissions } from '../../app/useMenu';
+import { usePermissions } from '../../access/useMenu';
 import { useAccess } from '../../access/useAccess';
 import { closeTab, tabsStore } from '../../store/tabs';
 import { FieldInput } from '../../components/crud/fields';
@@ -48,7 +48,7 @@ import {
   type Fence,
   type FenceFormValues,
   type Problem,
-} from './fence';
+} from '../../components/fence/fence';
 
 const MECHANISM: Column = { prop: 'mechanismId', label: 'fence.mechanism', type: 'tree', treeUrl: operation('dept', 'tree') };
 

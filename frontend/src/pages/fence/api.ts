@@ -1,7 +1,7 @@
 import { apiGet, apiPost, type BodyOf } from '../../api/client';
 import type { components } from '../../api/schema';
 import type { LonLat } from '../../map/geo';
-import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON, type AlarmMode, type Fence, type FenceVehicle } from './fence';
+import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON, type AlarmMode, type Fence, type FenceVehicle } from '../../components/fence/fence';
 
 type FenceOut = components['schemas']['FenceOut'];
 

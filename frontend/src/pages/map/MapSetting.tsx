@@ -14,7 +14,7 @@ import { probeTile, type BasemapStatus } from '../../map/basemapHealth';
 import { mapSettingQuery, useMapContext } from '../../map/context';
 import { webglLayer } from '../../map/webglGate';
 import type { LonLat } from '../../map/geo';
-import { MAP_SETTING_KEY, MAX_PLAN_BYTES, PLAN_TYPES, removePlan, saveMapSetting, uploadPlan, type MapSetting } from './api';
+import { MAP_SETTING_KEY, MAX_PLAN_BYTES, PLAN_TYPES, removePlan, saveMapSetting, uploadPlan, type MapSetting } from '../../map/api';
 import { CORNER_FIELDS, formatSize, inputOf, round6, validTemplate, valuesOf, type MapSettingValues } from './mapSetting';
 
 type Probe = Extract<BasemapStatus, { state: 'ok' } | { state: 'failed' }> | { state: 'testing' };

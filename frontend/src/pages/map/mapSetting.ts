@@ -1,4 +1,4 @@
-import type { MapSetting, MapSettingInput } from './api';
+import type { MapSetting, MapSettingInput } from '../../map/api';
 
 /** The form of the settings page (numbers empty while not given). */
 export interface MapSettingValues {

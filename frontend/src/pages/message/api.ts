@@ -1,5 +1,4 @@
-import { apiGet, apiPost, type AnswerOf, type PathOf } from '../../api/client';
-import { get } from '../../api/request';
+import { apiGet, apiGetAt, apiPost } from '../../api/client';
 import type { components } from '../../api/schema';
 
 type Schemas = components['schemas'];
@@ -34,11 +33,8 @@ export interface ListFilter {
 
 export const unreadCount = () => apiGet(`${FICS}/message/getNotReadCount`, undefined, { silent: true });
 export const messageList = (filter: ListFilter) => apiGet(`${FICS}/message/messageList`, filter);
-/** One message, a path of the document with its id in it (`{id}`). */
-const MESSAGE_INFO = '/api/blade-fics/fics/message/messageInfo/{id}' satisfies PathOf<'get'>;
 /** Opening a message reads it (the server marks it read). */
-export const messageInfo = (id: string) =>
-  get<AnswerOf<typeof MESSAGE_INFO, 'get'>>(MESSAGE_INFO.replace('{id}', encodeURIComponent(id)));
+export const messageInfo = (id: string) => apiGetAt('/api/blade-fics/fics/message/messageInfo/{id}', { id });
 export const markRead = (ids: string[]) => apiPost(`${FICS}/siteMsg/markRead`, undefined, { params: { ids: ids.join(',') } });
 export const allRead = () => apiPost(`${FICS}/siteMsg/allRead`);
 export const removeMessages = (ids: string[]) => apiPost(`${FICS}/siteMsg/del`, undefined, { params: { ids: ids.join(',') } });

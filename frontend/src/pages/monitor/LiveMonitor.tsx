@@ -24,7 +24,7 @@ import { useSearchParams } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useAccess } from '../../access/useAccess';
 import { Address } from '../../components/address/Address';
-import { useServerClock } from '../../app/useServerClock';
+import { useServerClock } from '../../data/useServerClock';
 import { useLive } from '../../live/useLive';
 import type { FeedStatus, LiveVehicle } from '../../live/types';
 import MapView from '../../map/MapView';

@@ -1,5 +1,4 @@
-import { apiGet, type AnswerOf, type PathOf, type QueryOf } from '../../api/client';
-import { get, type Params } from '../../api/request';
+import { apiGet, apiGetAt } from '../../api/client';
 import type { components } from '../../api/schema';
 
 type Schemas = components['schemas'];
@@ -36,18 +35,12 @@ export function answeredParams(command: CommandView | null | undefined): Termina
 }
 
 /** The parameter query, a path of the document with the vehicle's id in it (`{id}`). */
-const QUERY_CONFIG = '/api/blade-fics-report/fics/carSet/sendGetDeviceConfig/{id}' satisfies PathOf<'get'>;
+const QUERY_CONFIG = '/api/blade-fics-report/fics/carSet/sendGetDeviceConfig/{id}';
 /** The button a terminal's parameters are asked with (backend telemetry/resources.py `car_set`). */
 export const QUERY_CONFIG_BUTTON = 'car_set_config';
 
 /** Asks the vehicle's terminal for all its parameters and waits (up to `wait` s) for the answer. */
 export async function queryParameters(carId: string, wait = 8): Promise<CommandView | null> {
-  // `apiGet` takes no path parameters: the document's path, its query and its answer, with the id put in
-  const query: QueryOf<typeof QUERY_CONFIG, 'get'> = { wait };
-  const answer = await get<AnswerOf<typeof QUERY_CONFIG, 'get'>>(
-    QUERY_CONFIG.replace('{id}', encodeURIComponent(carId)),
-    query as Params,
-    { timeout: (wait + 10) * 1000 },
-  );
+  const answer = await apiGetAt(QUERY_CONFIG, { id: carId }, { wait }, { timeout: (wait + 10) * 1000 });
   return answer ?? null;
 }

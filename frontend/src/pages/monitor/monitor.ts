@@ -1,5 +1,5 @@
 import type { LiveEvent, LiveVehicle } from '../../live/types';
-import { formatZoned } from '../../app/serverTime';
+import { formatZoned } from '../../data/serverTime';
 
 /** The filter tabs of the vehicle list, in order. */
 export const FILTERS = ['all', 'moving', 'loaded', 'idle', 'off', 'offline', 'alarm'] as const;

@@ -3,11 +3,10 @@ import { Button, Card, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAccess } from '../../access/useAccess';
-import { operation } from '../../api/manifest';
-import { post } from '../../api/request';
+import { apiPost } from '../../api/client';
 import type { components } from '../../api/schema';
 import { REMINDER_PATH } from '../../resources/driver/reminder';
-import { daysTone } from './paper';
+import { daysTone } from '../../components/paper/paper';
 
 type Reminder = components['schemas']['DriverReminderOut'];
 const LATEST = 5;
@@ -21,7 +20,7 @@ export function HomeReminders() {
   const list = useQuery({
     queryKey: ['crud', 'driver_reminder', 'home'],
     queryFn: () =>
-      post<{ records: Reminder[]; total: number }>(operation('driver_reminder', 'page'), {
+      apiPost('/api/blade-fics/fics/driverExpirationReminder/page', {
         remindState_equal: 0,
         current: 1,
         size: LATEST,

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { apiGet } from '../../api/client';
 import type { components } from '../../api/schema';
-import { useServerClock } from '../../app/useServerClock';
+import { useServerClock } from '../../data/useServerClock';
 import { Address } from '../../components/address/Address';
 import MapView from '../../map/MapView';
 import { FitBounds } from '../../map/FitBounds';
@@ -17,7 +17,7 @@ import { TrackLayer } from '../../map/TrackLayer';
 import { useMapContext } from '../../map/context';
 import { webglLayer } from '../../map/webglGate';
 import { boundsOf, type LonLat } from '../../map/geo';
-import { formatZoned } from '../../app/serverTime';
+import { formatZoned } from '../../data/serverTime';
 import { todayPeriod, zonedMs } from '../monitor/monitor';
 import { advance, formatDuration, positionAt, shares, SPEEDS, type Speed, type TimedPoint } from './playback';
 

@@ -4,18 +4,18 @@ import { Alert, Button, Card, Col, DatePicker, Empty, Flex, Input, Row, Spin, St
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { operation } from '../../api/manifest';
-import { post, type Params } from '../../api/request';
-import { useServerClock } from '../../app/useServerClock';
+import { apiPost } from '../../api/client';
+import { useServerClock } from '../../data/useServerClock';
 import { treeQuery } from '../../components/crud/lookups';
 import { defaultRange, disabledDay, rangeParams, rangeProblem, zonedToday, type DayRange } from '../../components/report/range';
-import { BEHAVIOR_MAX_DAYS, behaviorCalls, type DayCounts, type TypeCount } from './api';
+import { BEHAVIOR_MAX_DAYS, behaviorCalls, type BehaviorFilter } from './api';
 import { countsDescription, countsOption, trendOption } from './charts';
 
 // ECharts loads with this page only
 const EChart = lazy(() => import('../../components/chart/EChart'));
 
-function filters(organisation: string | undefined, range: DayRange, carNo: string): Params {
-  const out: Params = { ...rangeParams(range) };
+function filters(organisation: string | undefined, range: DayRange, carNo: string): BehaviorFilter {
+  const out: BehaviorFilter = { ...rangeParams(range) };
   if (organisation) out.mechanismId = organisation;
   if (carNo.trim()) out.carNo = carNo.trim();
   return out;
@@ -34,17 +34,17 @@ export default function BehaviorAnalysis() {
   const [draft, setDraft] = useState<[DayRange[0] | null, DayRange[1] | null] | null>(() => defaultRange(today));
   const [organisation, setOrganisation] = useState<string | undefined>();
   const [carNo, setCarNo] = useState('');
-  const [applied, setApplied] = useState<Params>(() => filters(undefined, defaultRange(today), ''));
+  const [applied, setApplied] = useState<BehaviorFilter>(() => filters(undefined, defaultRange(today), ''));
   const problem = rangeProblem(draft, BEHAVIOR_MAX_DAYS);
   const tree = useQuery(treeQuery(operation('dept', 'tree')));
   const counts = useQuery({
     queryKey: ['behavior', calls.counts, applied],
-    queryFn: () => post<TypeCount[]>(calls.counts, applied),
+    queryFn: () => apiPost(calls.counts, applied),
     placeholderData: keepPreviousData,
   });
   const trend = useQuery({
     queryKey: ['behavior', calls.trend, applied],
-    queryFn: () => post<DayCounts[]>(calls.trend, applied),
+    queryFn: () => apiPost(calls.trend, applied),
     placeholderData: keepPreviousData,
   });
   const countsChart = useMemo(() => countsOption(counts.data ?? []), [counts.data]);

@@ -1,4 +1,4 @@
-import { action } from '../../api/manifest';
+import type { BodyOf, PathOf } from '../../api/client';
 import type { components } from '../../api/schema';
 
 type Schemas = components['schemas'];
@@ -8,11 +8,16 @@ export type TypeCount = Schemas['BehaviorTypeCount'];
 /** One day of the trend: every type's count and the day's total. */
 export type DayCounts = Schemas['BehaviorDay'];
 
-/** The analysis' calls, from the server's manifest (actions of its own resource, over the vehicles' scope). */
+const BEHAVIOR = '/api/blade-fics/fics/driverBehaviorAnalysis';
+
+/** The analysis' calls (actions of its own resource `driver_behavior`, over the vehicles' scope). */
 export const behaviorCalls = () => ({
-  counts: action('driver_behavior', 'face_alarm_type_count'),
-  trend: action('driver_behavior', 'face_alarm_type_count_trend'),
+  counts: `${BEHAVIOR}/getFaceAlarmTypeCount` as const satisfies PathOf<'post'>,
+  trend: `${BEHAVIOR}/getFaceAlarmTypeCountTrend` as const satisfies PathOf<'post'>,
 });
+
+/** What both calls take: a range of days, an organisation branch, vehicles by number. */
+export type BehaviorFilter = NonNullable<BodyOf<ReturnType<typeof behaviorCalls>['counts']>>;
 
 /** The longest range of the analysis (backend reporting/driver_behavior.py MAX_DAYS). */
 export const BEHAVIOR_MAX_DAYS = 31;

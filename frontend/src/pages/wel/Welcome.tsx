@@ -6,17 +6,15 @@ import type { ColumnsType } from 'antd/es/table';
 import { ReloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../api/client';
-import { operation } from '../../api/manifest';
-import { get } from '../../api/request';
 import type { MenuVO, TreeNode } from '../../api/types';
 import { roleNames } from '../../app/roles';
-import { greetingKey } from '../../app/serverTime';
-import { useServerClock } from '../../app/useServerClock';
+import { greetingKey } from '../../data/serverTime';
+import { useServerClock } from '../../data/useServerClock';
 import { leafMenus, menuLabel, openMenu } from '../../app/menuUtil';
 import { menuIcon } from '../../app/menuIcons';
 import { DAY_FORMAT, zonedToday } from '../../components/report/range';
 import { dictLabel } from '../../i18n/dictLabel';
-import { resolvePage } from '../../resources';
+import { resolvePage } from '../../app/pages';
 import { useSession } from '../../store/session';
 import { homeCalls, REFRESH_MS, type HomeAlarm, type HomeFilter, type OfflineTerminal } from './api';
 import { HomeReminders } from '../paper/HomeReminders';
@@ -65,7 +63,7 @@ export default function Welcome() {
   const mayReadRoles = useMemo(() => leafMenus(menus).some((m) => m.code === 'role' || m.code === 'user'), [menus]);
   const roleTree = useQuery({
     queryKey: ['role-names'],
-    queryFn: () => get<TreeNode[]>(operation('role', 'tree'), undefined, { silent: true }),
+    queryFn: () => apiGet('/api/blade-system/role/tree', undefined, { silent: true }),
     enabled: mayReadRoles,
     retry: false,
     staleTime: 5 * 60_000,

@@ -2,16 +2,16 @@ import { createElement, lazy } from 'react';
 import { Tag } from 'antd';
 import type { FormRule } from 'antd';
 import { action, operation } from '../../api/manifest';
-import { FullAddButton } from '../../pages/driver/FullAddButton';
+import { FullAddButton } from '../../components/driver/FullAddButton';
 import { defineResource, type Row } from '../types';
 
 export { DRIVER_LIST_PATH, PILOT_EDIT_PATH, PILOT_VIEW_PATH } from './paths';
 
-const DriverVehicles = lazy(() => import('../../pages/driver/DriverVehicles'));
-const BlacklistDialog = lazy(() => import('../../pages/driver/BlacklistDialog'));
-const ResetPassword = lazy(() => import('../../pages/driver/ResetPassword'));
-const OpenPilotView = lazy(() => import('../../pages/driver/OpenPilotPage'));
-const OpenPilotEdit = lazy(() => import('../../pages/driver/OpenPilotPage').then((m) => ({ default: m.OpenPilotEdit })));
+const DriverVehicles = lazy(() => import('../../components/driver/DriverVehicles'));
+const BlacklistDialog = lazy(() => import('../../components/driver/BlacklistDialog'));
+const ResetPassword = lazy(() => import('../../components/driver/ResetPassword'));
+const OpenPilotView = lazy(() => import('../../components/driver/OpenPilotPage'));
+const OpenPilotEdit = lazy(() => import('../../components/driver/OpenPilotPage').then((m) => ({ default: m.OpenPilotEdit })));
 
 /** The dictionaries the server serves in the caller's language (work types, card levels, verification modes). */
 export const WORK_TYPES = { url: action('driver', 'dictionary_work_type'), labelKey: 'dictValue', valueKey: 'dictKey' };

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { Tag } from 'antd';
 import { operation } from '../../api/manifest';
-import { AuditButton } from '../../pages/driver/AuditButton';
+import { AuditButton } from '../../components/driver/AuditButton';
 import { defineResource } from '../types';
 import { phoneRules } from './driver';
 

@@ -1,8 +1,8 @@
 import { createElement, lazy } from 'react';
 import { Tag, Typography } from 'antd';
 import { action } from '../../api/manifest';
-import { PaperActions } from '../../pages/paper/PaperActions';
-import { PaperPictures } from '../../pages/paper/PaperPictures';
+import { PaperActions } from '../../components/paper/PaperActions';
+import { PaperPictures } from '../../components/paper/PaperPictures';
 import {
   ARCHIVED,
   AUDIT_COLORS,
@@ -13,13 +13,13 @@ import {
   loanOptions,
   picturesOf,
   typeOptions,
-} from '../../pages/paper/paper';
+} from '../../components/paper/paper';
 import { defineResource, type ToolbarExtra } from '../types';
 
 export const PAPER_PATH = '/driver/paper';
 
-const LoanRecords = lazy(() => import('../../pages/paper/LoanRecords'));
-const PaperViewDialog = lazy(() => import('../../pages/paper/PaperViewDialog'));
+const LoanRecords = lazy(() => import('../../components/paper/LoanRecords'));
+const PaperViewDialog = lazy(() => import('../../components/paper/PaperViewDialog'));
 const Actions: ToolbarExtra = (props) => createElement(PaperActions, props);
 const dateOnly = (value: unknown) => (value ? String(value).slice(0, 10) : '-');
 

@@ -1,12 +1,12 @@
 import { createElement, lazy } from 'react';
 import { Tag, Typography } from 'antd';
-import { daysTone } from '../../pages/paper/paper';
+import { daysTone } from '../../components/paper/paper';
 import { defineResource } from '../types';
 
 export const REMINDER_PATH = '/driver/reminder';
 
-const IgnoreReminder = lazy(() => import('../../pages/paper/IgnoreReminder'));
-const PaperViewDialog = lazy(() => import('../../pages/paper/PaperViewDialog'));
+const IgnoreReminder = lazy(() => import('../../components/paper/IgnoreReminder'));
+const PaperViewDialog = lazy(() => import('../../components/paper/PaperViewDialog'));
 
 export const sourceOptions = [
   { value: 1, label: 'reminder.source.s1' },

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { Tag } from 'antd';
 import { action } from '../../api/manifest';
-import { CancelCommandsButton } from '../../pages/command/CancelCommands';
+import { CancelCommandsButton } from '../../components/command/CancelCommands';
 import {
   STATUS_COLORS,
   commandLabel,
@@ -11,7 +11,7 @@ import {
   nameOptions,
   prettyJson,
   statusOptions,
-} from '../../pages/command/command';
+} from '../../components/command/command';
 import { defineResource, type ToolbarExtra } from '../types';
 
 export const COMMAND_LOG_PATH = '/fleet/command';

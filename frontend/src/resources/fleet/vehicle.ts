@@ -7,9 +7,9 @@ import { defineResource } from '../types';
 export const VEHICLE_LIST_PATH = '/fleet/vehicle';
 
 // a vehicle's meter, CAN data, diagnosis, run history and charts, loaded when first opened
-const VehicleDetail = lazy(() => import('../../pages/vehicle/VehicleDetail'));
+const VehicleDetail = lazy(() => import('../../components/vehicle/VehicleDetail'));
 // the drivers who may drive a vehicle (issue 14), loaded when first opened
-const VehicleDrivers = lazy(() => import('../../pages/driver/VehicleDrivers'));
+const VehicleDrivers = lazy(() => import('../../components/driver/VehicleDrivers'));
 
 const withUnit = (unit: string) => (value: unknown) => (value === null || value === undefined || value === '' ? '-' : `${String(value)} ${unit}`);
 

@@ -1,6 +1,6 @@
 import { createElement, lazy } from 'react';
 import { Tag } from 'antd';
-import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON } from '../../pages/fence/fence';
+import { ALARM_MODES, FENCE_CIRCLE, FENCE_POLYGON } from '../../components/fence/fence';
 import { operation } from '../../api/manifest';
 import { defineResource } from '../types';
 
@@ -8,7 +8,7 @@ export const FENCE_LIST_PATH = '/operation/fence';
 export const FENCE_EDITOR_PATH = '/adds/addOperating';
 
 // the bind / unbind page of a fence's vehicles, loaded when first opened
-const FenceVehicles = lazy(() => import('../../pages/fence/FenceVehicles'));
+const FenceVehicles = lazy(() => import('../../components/fence/FenceVehicles'));
 
 export const fenceTypeOptions = [
   { value: FENCE_CIRCLE, label: 'fence.type.circle' },

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
-import { AttachName } from '../../pages/files/AttachName';
-import { AttachUpload } from '../../pages/files/AttachUpload';
-import { humanSize } from '../../pages/files/api';
+import { AttachName } from '../../components/files/AttachName';
+import { AttachUpload } from '../../components/files/AttachUpload';
+import { humanSize } from '../../components/files/api';
 import { defineResource } from '../types';
 
 export const ATTACH_PATH = '/resource/attach';

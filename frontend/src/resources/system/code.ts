@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { action } from '../../api/manifest';
-import { FieldListInput, type CodeField } from '../../pages/codegen/FieldListInput';
-import { GenerateButton } from '../../pages/codegen/GenerateButton';
+import { FieldListInput, type CodeField } from '../../components/codegen/FieldListInput';
+import { GenerateButton } from '../../components/codegen/GenerateButton';
 import { defineResource } from '../types';
 
 export const CODE_PATH = '/tool/code';

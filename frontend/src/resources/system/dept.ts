@@ -1,11 +1,11 @@
 import { createElement, lazy } from 'react';
 import { action, operation } from '../../api/manifest';
-import { DeptSortButton } from '../../pages/dept/DeptSortButton';
-import { LogoInput } from '../../pages/dept/LogoInput';
+import { DeptSortButton } from '../../components/dept/DeptSortButton';
+import { LogoInput } from '../../components/dept/LogoInput';
 import { defineResource, type ToolbarExtra } from '../types';
 
 // dialogs of one organisation, loaded when first opened
-const DeptMove = lazy(() => import('../../pages/dept/DeptMove'));
+const DeptMove = lazy(() => import('../../components/dept/DeptMove'));
 // 同级排序 is on the toolbar (the selected organisation's level, or the top level): the row buttons stay few
 const DeptSort: ToolbarExtra = (props) => createElement(DeptSortButton, props);
 

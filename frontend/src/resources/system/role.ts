@@ -1,6 +1,5 @@
-import { action, operation } from '../../api/manifest';
-import { get, post } from '../../api/request';
-import type { GrantKeys, GrantTree } from '../../api/types';
+import { apiGet, apiPost } from '../../api/client';
+import { operation } from '../../api/manifest';
 import { grantAction } from '../../components/grant';
 import { defineResource } from '../types';
 
@@ -14,15 +13,15 @@ const RoleGrant = grantAction({
     { key: 'apiScope', label: 'role.apiPermission' },
   ],
   loadTrees: async () => {
-    const data = await get<GrantTree>(action('role', 'grant_tree'));
+    const data = await apiGet('/api/blade-system/menu/grant-tree');
     return { menu: data?.menu, dataScope: data?.dataScope, apiScope: data?.apiScope };
   },
   loadKeys: async (ids) => {
-    const data = await get<GrantKeys>(action('role', 'role_tree_keys'), { roleIds: ids.join(',') });
+    const data = await apiGet('/api/blade-system/menu/role-tree-keys', { roleIds: ids.join(',') });
     return { menu: data?.menu, dataScope: data?.dataScope, apiScope: data?.apiScope };
   },
   save: (ids, checked) =>
-    post(action('role', 'role_grant'), {
+    apiPost('/api/blade-system/role/grant', {
       roleIds: ids,
       menuIds: checked.menu ?? [],
       dataScopeIds: checked.dataScope ?? [],

@@ -7,7 +7,7 @@ export const SMS_PATH = '/resource/sms';
 /** `status` of the tenant's enabled configuration (BladeX): messages go through it. */
 export const SMS_ENABLED = 2;
 
-const SendMessage = lazy(() => import('../../pages/sms/SendMessage'));
+const SendMessage = lazy(() => import('../../components/sms/SendMessage'));
 
 /**
  * SMS configurations (`/api/blade-resource/sms`): aliyun and tencent accounts a tenant's messages go through. One is

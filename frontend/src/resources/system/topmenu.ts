@@ -1,6 +1,4 @@
-import { action } from '../../api/manifest';
-import { get, post } from '../../api/request';
-import type { GrantKeys, GrantTree } from '../../api/types';
+import { apiGet, apiPost } from '../../api/client';
 import { grantAction } from '../../components/grant';
 import { defineResource } from '../types';
 
@@ -9,11 +7,11 @@ const MenuSetting = grantAction({
   permission: 'topmenu_edit',
   multiple: false,
   sections: [{ key: 'menu', label: 'role.menuPermission' }],
-  loadTrees: async () => ({ menu: (await get<GrantTree>(action('topmenu', 'grant_top_tree')))?.menu }),
+  loadTrees: async () => ({ menu: (await apiGet('/api/blade-system/menu/grant-top-tree'))?.menu }),
   loadKeys: async (ids) => ({
-    menu: (await get<GrantKeys>(action('topmenu', 'top_tree_keys'), { topMenuIds: ids.join(',') }))?.menu,
+    menu: (await apiGet('/api/blade-system/menu/top-tree-keys', { topMenuIds: ids.join(',') }))?.menu,
   }),
-  save: (ids, checked) => post(action('topmenu', 'top_menu_grant'), { topMenuIds: ids, menuIds: checked.menu ?? [] }),
+  save: (ids, checked) => apiPost('/api/blade-system/topmenu/grant', { topMenuIds: ids, menuIds: checked.menu ?? [] }),
 });
 
 export default defineResource({

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Modal, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { action, operation } from '../../api/manifest';
-import { ApiError, post } from '../../api/request';
+import { apiPost } from '../../api/client';
+import { operation } from '../../api/manifest';
+import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
 import { fieldOfMessage } from '../../components/crud/rules';
 import { treeQuery } from '../../components/crud/lookups';
@@ -48,7 +49,7 @@ export default function ApproveDialog({ row, onClose, reload }: RowDialogProps) 
     }
     setSaving(true);
     try {
-      await post(action('user', 'audit_pass'), undefined, {
+      await apiPost('/api/blade-user/audit-pass', undefined, {
         params: { userIds: String(row.id), roleIds: values.roleIds.join(','), deptIds: values.deptIds.join(',') },
         silent: true,
       });

@@ -3,8 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Modal, Spin, Tree } from 'antd';
 import { TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { action, operation } from '../../api/manifest';
-import { get, post } from '../../api/request';
+import { apiGet, apiPost } from '../../api/client';
 import type { TreeNode } from '../../api/types';
 import { toast } from '../../api/toast';
 import { useAccess } from '../../access/useAccess';
@@ -17,7 +16,7 @@ function rolesOf(rows: Row[]): string[] {
 
 function GrantRolesDialog({ rows, onClose, onDone }: { rows: Row[]; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const tree = useQuery({ queryKey: ['user', 'grant', 'roles'], queryFn: () => get<TreeNode[]>(operation('role', 'tree')), staleTime: 0, gcTime: 0 });
+  const tree = useQuery({ queryKey: ['user', 'grant', 'roles'], queryFn: () => apiGet('/api/blade-system/role/tree'), staleTime: 0, gcTime: 0 });
   const [checked, setChecked] = useState<string[]>(() => rolesOf(rows));
   const [saving, setSaving] = useState(false);
 
@@ -28,7 +27,7 @@ function GrantRolesDialog({ rows, onClose, onDone }: { rows: Row[]; onClose: () 
     }
     setSaving(true);
     try {
-      await post(action('user', 'grant_roles'), undefined, {
+      await apiPost('/api/blade-user/grant', undefined, {
         params: { userIds: rows.map((r) => String(r.id)).join(','), roleIds: checked.join(',') },
       });
       toast.success(t('userAdmin.granted'));
@@ -61,7 +60,7 @@ function GrantRolesDialog({ rows, onClose, onDone }: { rows: Row[]; onClose: () 
               checkable
               checkStrictly
               defaultExpandAll
-              treeData={tree.data}
+              treeData={tree.data ?? undefined}
               checkedKeys={checked}
               onCheck={(value) => setChecked((Array.isArray(value) ? value : value.checked).map(String))}
             />

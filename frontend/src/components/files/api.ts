@@ -2,7 +2,7 @@ import { action } from '../../api/manifest';
 import { download, request } from '../../api/request';
 import type { R } from '../../api/types';
 import type { components } from '../../api/schema';
-import { saveFile } from '../../components/crud/saveFile';
+import { saveFile } from '../crud/saveFile';
 
 /** What an upload answers (`POST /api/blade-fics/file/upload`): the attachment's link, key and id. */
 export type Uploaded = components['schemas']['UploadOut'];

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../api/client';
 import { operation } from '../../api/manifest';
 import { toast } from '../../api/toast';
-import { treeQuery } from '../../components/crud/lookups';
+import { treeQuery } from '../crud/lookups';
 import { invalidateResource } from '../../data/hooks';
 import type { RowDialogProps } from '../../resources/types';
 import { parentChoices } from './tree';

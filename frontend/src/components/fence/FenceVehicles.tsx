@@ -1,6 +1,6 @@
 import { bindingCalls, manifestResource } from '../../api/manifest';
-import { BindDialog, type BindSpec } from '../../components/bind/BindDialog';
-import { rowLabel } from '../../components/crud/names';
+import { BindDialog, type BindSpec } from '../bind/BindDialog';
+import { rowLabel } from '../crud/names';
 import vehicle from '../../resources/fleet/vehicle';
 import type { RowDialogProps } from '../../resources/types';
 

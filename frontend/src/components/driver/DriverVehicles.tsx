@@ -1,5 +1,5 @@
 import { bindingCalls } from '../../api/manifest';
-import { BindDialog, type BindSpec } from '../../components/bind/BindDialog';
+import { BindDialog, type BindSpec } from '../bind/BindDialog';
 import vehicle from '../../resources/fleet/vehicle';
 import type { RowDialogProps } from '../../resources/types';
 

@@ -2,9 +2,9 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Empty, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import EChart from '../../components/chart/EChart';
-import type { EChartOption } from '../../components/chart/option';
-import type { DayRange } from '../../components/report/range';
+import EChart from '../chart/EChart';
+import type { EChartOption } from '../chart/option';
+import type { DayRange } from '../report/range';
 import { vehicleCalls } from './api';
 import {
   afterTreatmentOption,

@@ -6,7 +6,7 @@ import { useAccess } from '../../access/useAccess';
 import { action } from '../../api/manifest';
 import { ApiError, download } from '../../api/request';
 import { toast } from '../../api/toast';
-import { saveFile } from '../../components/crud/saveFile';
+import { saveFile } from '../crud/saveFile';
 import type { ToolbarExtraProps } from '../../resources/types';
 
 /** 代码生成 → 生成代码: downloads the zip of the selected records' code (declaration, schemas, migration, web page). */

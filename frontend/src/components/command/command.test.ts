@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import i18n from '../../i18n';
-import { availableActions, buildSearchParams, searchFields } from '../../components/crud/values';
-import { displayText } from '../../components/crud/lookups';
+import { availableActions, buildSearchParams, searchFields } from '../crud/values';
+import { displayText } from '../crud/lookups';
 import commandLog from '../../resources/fleet/command';
 import vehicle from '../../resources/fleet/vehicle';
 import fence from '../../resources/operation/fence';

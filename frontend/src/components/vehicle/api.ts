@@ -1,7 +1,7 @@
 import { apiGet } from '../../api/client';
 import type { components } from '../../api/schema';
-import type { DayRange } from '../../components/report/range';
-import { DAY_FORMAT, rangeParams } from '../../components/report/range';
+import type { DayRange } from '../report/range';
+import { DAY_FORMAT, rangeParams } from '../report/range';
 
 type Schemas = components['schemas'];
 

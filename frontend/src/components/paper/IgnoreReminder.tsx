@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { action } from '../../api/manifest';
-import { get } from '../../api/request';
+import { apiGetAt } from '../../api/client';
 import { toast } from '../../api/toast';
 import type { RowDialogProps } from '../../resources/types';
 
@@ -13,7 +12,7 @@ export default function IgnoreReminder({ row, onClose, reload }: RowDialogProps)
   const ignore = async () => {
     setBusy(true);
     try {
-      await get(action('driver_reminder', 'ignore').replace('{id}', encodeURIComponent(String(row.id))));
+      await apiGetAt('/api/blade-fics/fics/driverExpirationReminder/ignore/{id}', { id: String(row.id) });
       toast.success(t('reminder.ignored'));
       onClose();
       reload();

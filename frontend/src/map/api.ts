@@ -1,7 +1,7 @@
-import { apiGet, apiPost } from '../../api/client';
-import { download, request } from '../../api/request';
-import type { R } from '../../api/types';
-import type { components } from '../../api/schema';
+import { apiGet, apiPost } from '../api/client';
+import { download, request } from '../api/request';
+import type { R } from '../api/types';
+import type { components } from '../api/schema';
 
 type Schemas = components['schemas'];
 

@@ -1,5 +1,6 @@
+import { apiGet } from '../../api/client';
 import { action } from '../../api/manifest';
-import { download, get, request } from '../../api/request';
+import { download, request } from '../../api/request';
 import type { R } from '../../api/types';
 import type { components } from '../../api/schema';
 
@@ -29,9 +30,9 @@ export async function uploadLogo(file: Blob, name: string): Promise<UploadedLogo
   return body.data;
 }
 
-/** The logo of the signed-in user's organisation, or of its nearest ancestor with one. */
-export function ownLogo(): Promise<OwnLogo> {
-  return get<OwnLogo>(action('dept', 'own_logo'), undefined, { silent: true });
+/** The logo of the signed-in user's organisation, or of its nearest ancestor with one (null: none has one). */
+export function ownLogo(): Promise<OwnLogo | null> {
+  return apiGet('/api/blade-system/dept/logo', undefined, { silent: true });
 }
 
 /** A link of our own (an attachment) is read with the session's token; any other address is shown as it is. */

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { action } from '../../api/manifest';
-import { ApiError, post } from '../../api/request';
+import { apiPost } from '../../api/client';
+import { ApiError } from '../../api/request';
 import { toast } from '../../api/toast';
 import type { RowDialogProps } from '../../resources/types';
 import { phoneRules } from '../../resources/driver/driver';
@@ -29,7 +29,7 @@ export default function SendMessage({ row, onClose }: RowDialogProps) {
     setBusy(true);
     try {
       const params = { code: String(row.smsCode ?? ''), phones: values.phones.trim(), params: values.params.trim() || '{}' };
-      await post(action('sms', 'send_message'), undefined, { params });
+      await apiPost('/api/blade-resource/sms/endpoint/send-message', undefined, { params });
       toast.success(t('sms.sent'));
       onClose();
     } catch (e) {

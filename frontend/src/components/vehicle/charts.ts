@@ -1,4 +1,4 @@
-import type { EChartOption } from '../../components/chart/option';
+import type { EChartOption } from '../chart/option';
 import type { Calendar, Mileage, RunCondition, Temperatures, Thermal, Waterfall } from './api';
 
 /** The texts of the charts, in the user's language. */

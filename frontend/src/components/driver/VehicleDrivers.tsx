@@ -1,5 +1,5 @@
 import { bindingCalls } from '../../api/manifest';
-import { BindDialog, type BindSpec } from '../../components/bind/BindDialog';
+import { BindDialog, type BindSpec } from '../bind/BindDialog';
 import driver from '../../resources/driver/driver';
 import type { RowDialogProps } from '../../resources/types';
 

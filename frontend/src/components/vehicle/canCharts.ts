@@ -1,4 +1,4 @@
-import type { EChartOption } from '../../components/chart/option';
+import type { EChartOption } from '../chart/option';
 import type { AfterTreatment, Fuel, Pressure, Resistance, RoadSpectrum, Throttle } from './api';
 
 /** The CAN charts, each a tab of the vehicle's charts (backend telemetry/api/monitor_can.py). */
