@@ -154,7 +154,8 @@ describe('alarm center', () => {
     const rows = await tableRows();
     assert.deepEqual(
       rows.map((r) => [r['车辆编号'], r['报警类型'], r['开始时间'], r['持续时长']]),
-      all.records.map((r) => [r.carNo, r.kindName, r.beginTime, r.open ? rows[0]['持续时长'] : fmt(r.durationS)]),
+      // an open alarm's duration grows while the page is read: the page's own for those
+      all.records.map((r, i) => [r.carNo, r.kindName, r.beginTime, r.open ? rows[i]['持续时长'] : fmt(r.durationS)]),
     );
     assert.equal(rows[0]['报警类型'], '电池低压');
     assert.equal(rows[0]['结束时间'], '进行中');
@@ -291,6 +292,82 @@ describe('alarm center', () => {
         ['other', 'E12', 1, 1],
       ],
     );
+  });
+
+  it('a manager acknowledges, handles and closes a collision, reads its steps and opens its track', async () => {
+    await openMenu('报警中心', '报警记录');
+    await page.waitForURL(/\/alarm\/record$/);
+    await pickOrganisation();
+    await search();
+    await page.getByTestId('alarm-lists').getByText('碰撞报警', { exact: true }).click();
+    await waitRows(2);
+    const row = () => page.locator('.report-card .ant-table-row', { hasText: A });
+    const state = async () => (await tableRows()).find((r) => r['车辆编号'] === A)['处理状态'];
+    const listed = async () =>
+      (await call(`${F}/carInfo/getCarCollisionList`, { body: { carNo: A, startTime: dayBefore(6), endTime: dayBefore(0) } })).records[0];
+    assert.equal(await state(), '未确认');
+
+    // 确认: the selection, after a confirmation
+    await row().locator('.ant-checkbox-input').check();
+    await page.locator('.report-card').getByRole('button', { name: /确\s*认/ }).click();
+    await page.locator('.ant-modal-confirm').getByText('确认所选的 1 条未确认报警?').waitFor();
+    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    await page.getByText('已确认 1 条报警').waitFor();
+    await page.waitForFunction(() => document.querySelector('.report-card')?.textContent?.includes('已确认'));
+    assert.equal(await state(), '已确认');
+    assert.equal((await listed()).workStatus, 1);
+
+    // 处理: a note is required; a cause and an assignee are picked
+    await row().getByRole('button', { name: /处\s*理/ }).click();
+    const dialog = page.getByTestId('alarm-handle');
+    await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+    await dialog.getByText('请填写处理说明').waitFor();
+    await dialog.locator('textarea').fill('货叉变形, 已送修');
+    await dialog.getByLabel('报警原因').click();
+    await page.locator('.ant-select-item-option', { hasText: '车辆故障' }).click();
+    await dialog.getByLabel('负责人').click();
+    await page.locator('.ant-select-item-option', { hasText: '(admin)' }).first().click();
+    await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+    await page.getByText('已保存处理结果').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelector('.report-card')?.textContent?.includes('已处理'));
+    const handled = await listed();
+    assert.deepEqual([handled.workStatus, handled.cause, handled.note], [2, '2', '货叉变形, 已送修']);
+    assert.ok(handled.assigneeName);
+    await page.screenshot({ path: shot('alarm-work-handled') });
+
+    // 关闭 with a note; then its steps, oldest first
+    await row().locator('.ant-checkbox-input').check();
+    await page.locator('.report-card').getByRole('button', { name: /关\s*闭/ }).click();
+    await page.locator('.ant-modal-confirm textarea').fill('已修复');
+    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    await page.getByText('已关闭 1 条报警').waitFor();
+    await page.waitForFunction(() => document.querySelector('.report-card')?.textContent?.includes('已关闭'));
+    assert.equal((await listed()).workStatus, 3);
+    assert.equal(await row().getByRole('button', { name: /处\s*理/ }).count(), 0, 'a closed alarm takes no more steps');
+    await row().getByRole('button', { name: /更\s*多/ }).click();
+    await page.locator('.ant-dropdown-menu-item', { hasText: '处理记录' }).click();
+    const steps = page.getByTestId('alarm-steps');
+    await steps.getByText('货叉变形, 已送修').waitFor();
+    const texts = await steps.locator('.ant-timeline-item').allInnerTexts();
+    assert.deepEqual(texts.map((t) => t.split(' · ')[0].trim()), ['确认', '处理', '关闭']);
+    assert.match(texts[1], /报警原因: 车辆故障/);
+    await page.screenshot({ path: shot('alarm-work-steps') });
+    await page.keyboard.press('Escape');
+    await steps.waitFor({ state: 'hidden' });
+
+    // its track, ten minutes either side, shown at once
+    const track = page.waitForResponse((r) => r.url().includes('/positionTrailing/positionTrailing'));
+    await row().getByRole('button', { name: /更\s*多/ }).click();
+    await page.locator('.ant-dropdown-menu-item', { hasText: '查看前后轨迹' }).click();
+    await page.waitForURL((url) => url.pathname === '/fleet/track' && url.searchParams.get('carId') === String(cars.a.id));
+    const answer = await (await track).json();
+    assert.equal(answer.code, 200);
+    assert.ok(answer.data.points.length >= 2, `the track around the collision: ${answer.data.points.length} points`);
+    const asked = new URL((await track).url()).searchParams;
+    assert.deepEqual([asked.get('beginTime'), asked.get('endTime')], [`${day} 08:52:00`, `${day} 09:12:00`]);
+    await settle();
+    await page.screenshot({ path: shot('alarm-work-track') });
   });
 
   it('photographs each page at 1280 and 390 wide, without sideways scrolling', async () => {
