@@ -112,7 +112,6 @@ export default function AlarmRecords() {
     {
       key: '__actions',
       title: t('crud.actions'),
-      fixed: 'right',
       render: (_v, row) => <RowActions row={row} onHandle={setHandling} onSteps={setStepsOf} />,
     },
   ];
@@ -240,7 +239,12 @@ export default function AlarmRecords() {
           columns={columns}
           rowSelection={
             can(ALARM_ACK) || can(ALARM_CLOSE)
-              ? { selectedRowKeys: picked.map((r) => r.id), onChange: (_keys, rows) => setPicked(rows), preserveSelectedRowKeys: false }
+              ? {
+                  selectedRowKeys: picked.map((r) => r.id),
+                  onChange: (_keys, rows) => setPicked(rows),
+                  preserveSelectedRowKeys: false,
+                  columnWidth: 48,
+                }
               : undefined
           }
           dataSource={data?.records ?? []}
