@@ -135,6 +135,11 @@ describe('shell', () => {
     const input = page.getByRole('dialog').getByPlaceholder('搜索菜单');
     await input.fill('参数');
     await page.getByRole('option', { name: /参数管理/ }).waitFor();
+    // anywhere in a name, and by pinyin initials (issue 29: "监控" did not find 实时监控)
+    await input.fill('监控');
+    await page.getByRole('option', { name: /实时监控/ }).waitFor();
+    await input.fill('ssjk');
+    await page.getByRole('option', { name: /实时监控/ }).waitFor();
     await input.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: '搜索', exact: true }).click();
@@ -142,7 +147,7 @@ describe('shell', () => {
     await page.getByRole('dialog').getByPlaceholder('搜索菜单').press('Enter');
     await page.waitForURL(/\/system\/tenant$/);
     await page.getByRole('cell', { name: '管理组' }).first().waitFor();
-    // the top autocomplete uses the same prefix filter
+    // the top autocomplete uses the same filter
     await page.locator('.top-search input').click();
     await page.locator('.top-search input').fill('岗位');
     await page.locator('.ant-select-item-option', { hasText: '岗位管理' }).waitFor();

@@ -1,17 +1,34 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AutoComplete, Empty, Input, Modal } from 'antd';
 import { EnterOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { MenuVO } from '../api/types';
-import { leafMenus, menuLabel, searchMenus } from './menuUtil';
+import { leafMenus, menuLabel, searchMenus, type PinyinMatch } from './menuUtil';
 import { openMenu } from './menuUtil';
 
-function useMenuFilter(menus: MenuVO[]) {
+/** pinyin-pro's matcher, loaded once the search is first opened (it is no part of the shell's first load). */
+function usePinyin(wanted: boolean): PinyinMatch | undefined {
+  const [matcher, setMatcher] = useState<PinyinMatch>();
+  useEffect(() => {
+    if (!wanted || matcher) return;
+    let live = true;
+    void import('pinyin-pro').then(({ match }) => {
+      if (live) setMatcher(() => (name: string, query: string) => match(name, query, { precision: 'start', continuous: true }) !== null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [wanted, matcher]);
+  return matcher;
+}
+
+function useMenuFilter(menus: MenuVO[], open: boolean) {
   const { t } = useTranslation();
   const leaves = useMemo(() => leafMenus(menus), [menus]);
+  const pinyin = usePinyin(open);
   const labelOf = (m: MenuVO) => menuLabel(t, m);
-  return (query: string) => searchMenus(leaves, query, labelOf).map((m) => ({ menu: m, label: labelOf(m) }));
+  return (query: string) => searchMenus(leaves, query, labelOf, pinyin).map((m) => ({ menu: m, label: labelOf(m) }));
 }
 
 /**
@@ -21,7 +38,7 @@ function useMenuFilter(menus: MenuVO[]) {
 export const MenuSearchOverlay = memo(function MenuSearchOverlay({ open, onClose, menus }: { open: boolean; onClose: () => void; menus: MenuVO[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const filter = useMenuFilter(menus);
+  const filter = useMenuFilter(menus, open);
   const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const results = filter(query);
@@ -100,8 +117,8 @@ export const MenuSearchOverlay = memo(function MenuSearchOverlay({ open, onClose
 export function MenuAutoComplete({ menus }: { menus: MenuVO[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const filter = useMenuFilter(menus);
   const [query, setQuery] = useState('');
+  const filter = useMenuFilter(menus, query !== '');
   const results = filter(query);
   return (
     <AutoComplete

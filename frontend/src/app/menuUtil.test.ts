@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuVO } from '../api/types';
 import { flattenButtons } from '../api/menu';
+import { match } from 'pinyin-pro';
 import { ancestorKeys, filterByRoles, findMenuByPath, leafMenus, searchMenus } from './menuUtil';
 
 const m = (id: string, name: string, path: string, children?: MenuVO[], roles?: string[]): MenuVO => ({
@@ -19,19 +20,39 @@ const tree: MenuVO[] = [
   m('desk', 'Desk', '/desk/index'),
 ];
 
+const live: MenuVO[] = [
+  m('fleet', '车辆管理', '/fleet', [m('monitor', '实时监控', '/fleet/monitor'), m('report', '车辆效率报表', '/report/efficiency')]),
+  m('system', '系统管理', '/system', [m('param', '参数管理', '/system/param')]),
+  m('desk', 'Desk', '/desk/index'),
+];
+
 describe('menus', () => {
   it('lists leaves in order', () => {
     expect(leafMenus(tree).map((x) => x.id)).toEqual(['param', 'user', 'role', 'desk']);
   });
 
-  it('searches leaf names by prefix, case-insensitively', () => {
+  it('searches leaf names anywhere, case-insensitively, those starting with the query first', () => {
     const label = (x: MenuVO) => x.name;
     expect(searchMenus(leafMenus(tree), 'user', label).map((x) => x.id)).toEqual(['user']);
     expect(searchMenus(leafMenus(tree), 'USE', label).map((x) => x.id)).toEqual(['user']);
-    expect(searchMenus(leafMenus(tree), 'admin', label)).toEqual([]); // not a prefix
+    expect(searchMenus(leafMenus(tree), 'admin', label).map((x) => x.id)).toEqual(['user']); // inside the name
     expect(searchMenus(leafMenus(tree), '参数', label).map((x) => x.id)).toEqual(['param']);
+    expect(searchMenus(leafMenus(tree), '管理', label).map((x) => x.id)).toEqual(['param']); // 参数管理
+    expect(searchMenus(leafMenus(tree), 'e', label).map((x) => x.id)).toEqual(['user', 'role', 'desk']);
+    expect(searchMenus(leafMenus(live), 'sk', label).map((x) => x.id)).toEqual(['desk']); // Desk before nothing
     expect(searchMenus(leafMenus(tree), '系统', label)).toEqual([]); // groups are not leaves
     expect(searchMenus(leafMenus(tree), '  ', label)).toEqual([]);
+  });
+
+  it('finds Chinese names by their pinyin, initials or syllables, after the names that hold the query', () => {
+    const label = (x: MenuVO) => x.name;
+    const pinyin = (name: string, q: string) => match(name, q, { precision: 'start', continuous: true }) !== null;
+    expect(searchMenus(leafMenus(live), 'ssjk', label, pinyin).map((x) => x.id)).toEqual(['monitor']);
+    expect(searchMenus(leafMenus(live), 'shishi', label, pinyin).map((x) => x.id)).toEqual(['monitor']);
+    expect(searchMenus(leafMenus(live), 'bb', label, pinyin).map((x) => x.id)).toEqual(['report']); // 报表
+    expect(searchMenus(leafMenus(live), 'gl', label, pinyin).map((x) => x.id)).toEqual(['param']); // 参数管理
+    expect(searchMenus(leafMenus(live), 'zz', label, pinyin)).toEqual([]);
+    expect(searchMenus(leafMenus(live), 'ssjk', label)).toEqual([]); // without the matcher: names only
   });
 
   it('hides items whose roles exclude the user', () => {

@@ -42,11 +42,29 @@ export function leafMenus(tree: MenuVO[]): MenuVO[] {
   return out;
 }
 
-/** Leaf menus whose name starts with the query, case-insensitively (empty query → none). */
-export function searchMenus(leaves: MenuVO[], query: string, labelOf: (m: MenuVO) => string): MenuVO[] {
+/** Whether a Chinese name matches a query in pinyin (``pinyin-pro``'s ``match``: initials "sskz", syllables
+ * "shishi", or mixed), loaded with the search. */
+export type PinyinMatch = (name: string, query: string) => boolean;
+
+/**
+ * Leaf menus whose label (in the user's language) or seeded name holds the query anywhere, case-insensitively,
+ * those starting with it first ("监控" finds 实时监控, "报表" 车辆效率报表); with ``pinyin``, also those whose
+ * Chinese name the query spells in pinyin ("sskz", "cljl"). An empty query finds none.
+ */
+export function searchMenus(leaves: MenuVO[], query: string, labelOf: (m: MenuVO) => string, pinyin?: PinyinMatch): MenuVO[] {
   const q = query.trim().toLowerCase();
   if (!q) return [];
-  return leaves.filter((m) => labelOf(m).toLowerCase().startsWith(q) || m.name.toLowerCase().startsWith(q));
+  const rank = (m: MenuVO): number => {
+    const names = [labelOf(m).toLowerCase(), m.name.toLowerCase()];
+    if (names.some((n) => n.startsWith(q))) return 0;
+    if (names.some((n) => n.includes(q))) return 1;
+    return pinyin && /^[a-z\s]+$/.test(q) && pinyin(m.name, q) ? 2 : 3;
+  };
+  return leaves
+    .map((m) => ({ m, r: rank(m) }))
+    .filter((x) => x.r < 3)
+    .sort((a, b) => a.r - b.r)
+    .map((x) => x.m);
 }
 
 export function findMenuByPath(tree: MenuVO[], path: string): MenuVO | undefined {
