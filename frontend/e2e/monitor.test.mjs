@@ -129,6 +129,10 @@ describe('fleet', () => {
     await note.getByText('底图不可用', { exact: true }).waitFor();
     await note.getByText(/tile\.openstreetmap\.org/).waitFor();
     await note.getByRole('button', { name: /重\s*试/ }).waitFor();
+    // it says what to do without internet, and where; once read it is closed for the session
+    assert.equal(await note.getByTestId('basemap-note-setting').getAttribute('href'), '/operation/map');
+    await note.getByRole('button', { name: '关闭提示' }).click();
+    await note.waitFor({ state: 'hidden' });
     assert.equal(await map.getAttribute('data-basemap'), 'failed');
     await map.locator('.maplibregl-ctrl-scale').waitFor();
     const legend = page.getByTestId('vehicle-legend');

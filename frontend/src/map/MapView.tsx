@@ -3,7 +3,9 @@ import type * as MapLibre from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { Button, Result } from 'antd';
-import { WarningOutlined } from '@ant-design/icons';
+import { CloseOutlined, WarningOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { useAccess } from '../access/useAccess';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { website, type SitePlan } from '../config/website';
@@ -55,6 +57,11 @@ function loadMapLibre(): Promise<MapLibreModule> {
  * The map's element, which carries its camera and, once made, its MapLibre map (for the browser tests and for
  * debugging from the console).
  */
+/** The session's memory of a closed basemap note, and where a site plan is set (运营设置 → 地图设置). */
+const NOTE_CLOSED = 'liftdesk.basemapNoteClosed';
+const MAP_SETTING = 'map_setting_edit'; // who may upload the site plan
+const MAP_SETTING_PATH = '/operation/map';
+
 export type MapElement = HTMLDivElement & { maplibreMap?: MapLibre.Map; mapCamera?: MapCamera };
 
 /**
@@ -139,6 +146,9 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
   const view = useRef<{ center: LonLat; zoom: number }>({ center: center ?? [...website.map.center], zoom: zoom ?? website.map.zoom });
   // the basemap's status: of its tiles' probe (again at each retry), then of the watcher of the tiles on the map
   const [attempt, setAttempt] = useState(0);
+  // the note on a basemap that cannot load: closed for the rest of the session (every map page would show it)
+  const [noteClosed, setNoteClosed] = useState(() => sessionStorage.getItem(NOTE_CLOSED) === '1');
+  const { can } = useAccess();
   const probeKey = `${basemapKey}#${attempt}`;
   const [probed, setProbed] = useState<{ key: string; status: BasemapStatus } | null>(null);
   const status: BasemapStatus = !first.tiles.length ? NO_TILES : probed?.key === probeKey ? probed.status : LOADING;
@@ -344,16 +354,36 @@ export default function MapView({ basemap, siteplan, center, zoom, className, st
           <Result status="warning" title={t('map.unsupported')} />
         </div>
       )}
-      {supported && status.state === 'failed' && (
+      {supported && status.state === 'failed' && !noteClosed && (
         <div className="map-view-note" role="status" data-testid="basemap-note">
           <WarningOutlined className="map-view-note-icon" />
           <div className="map-view-note-text">
             <strong>{t('map.basemapUnavailable')}</strong>
             <span>{reasonText(t, status)}</span>
+            {!plan && (
+              <span>
+                {t('map.sitePlanHint')}
+                {can(MAP_SETTING) && (
+                  <Link to={MAP_SETTING_PATH} data-testid="basemap-note-setting">
+                    {t('map.sitePlanLink')}
+                  </Link>
+                )}
+              </span>
+            )}
           </div>
           <Button size="small" type="link" onClick={() => setAttempt((n) => n + 1)}>
             {t('map.basemapRetry')}
           </Button>
+          <Button
+            size="small"
+            type="text"
+            icon={<CloseOutlined />}
+            aria-label={t('map.noteClose')}
+            onClick={() => {
+              sessionStorage.setItem(NOTE_CLOSED, '1');
+              setNoteClosed(true);
+            }}
+          />
         </div>
       )}
       {cameraValue && (
