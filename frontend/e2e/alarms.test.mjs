@@ -179,7 +179,7 @@ describe('alarm center', () => {
       page.waitForEvent('download'),
       page.locator('.report-card').getByRole('button', { name: /导\s*出/ }).click(),
     ]);
-    assert.match(download.suggestedFilename(), /\.xlsx$/);
+    assert.equal(download.suggestedFilename(), `alarms-speeding_${dayBefore(6)}_${dayBefore(0)}.xlsx`, 'the period in its name');
     const path = join(OUT, 'alarm-speeding.xlsx');
     await download.saveAs(path);
     assert.equal(readFileSync(path).subarray(0, 2).toString(), 'PK');

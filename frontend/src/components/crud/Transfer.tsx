@@ -4,6 +4,7 @@ import { DownloadOutlined, FileExcelOutlined, InboxOutlined, UploadOutlined } fr
 import { useTranslation } from 'react-i18next';
 import type { TransferCalls } from '../../api/manifest';
 import { ApiError, download, get, post, type Params } from '../../api/request';
+import { exportFileName } from './exportName';
 import { fieldOfMessage, messageForField } from './rules';
 import { saveFile } from './saveFile';
 import { IMPORT_ACCEPT, isSpreadsheet, type ImportReport } from './spreadsheet';
@@ -26,7 +27,7 @@ export function ExportButton({ url, params, name }: { url: string; params: Param
   const run = async () => {
     setBusy(true);
     try {
-      await fetchAndSave(url, params, `${name}.xlsx`);
+      await fetchAndSave(url, params, exportFileName(name, params));
     } catch {
       // the request wrapper showed why
     } finally {
