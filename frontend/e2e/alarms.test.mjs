@@ -308,6 +308,11 @@ describe('alarm center', () => {
   }
 
   it('a manager acknowledges, handles and closes a collision, reads its steps and opens its track', async () => {
+    // the bell's list names the vehicle of each alarm
+    await page.locator('.message-bell').click();
+    await page.locator('.message-drawer tr.ant-table-row', { hasText: `碰撞报警 · ${A}` }).first().waitFor();
+    await page.locator('.message-drawer .ant-drawer-close').click();
+    await page.locator('.message-drawer').waitFor({ state: 'hidden' });
     await openMenu('报警中心', '报警记录');
     await page.waitForURL(/\/alarm\/record$/);
     await pickOrganisation();

@@ -97,6 +97,14 @@ class Period:
     days: tuple[date, ...]
 
 
+def period_name(name: str, period: Period) -> str:
+    """An export's file name with its period (``alarms-all_2026-05-01_2026-05-07``; one day: that day), so that two
+    exports of different weeks do not read alike."""
+    if period.start == period.end:
+        return f"{name}_{period.start.isoformat()}"
+    return f"{name}_{period.start.isoformat()}_{period.end.isoformat()}"
+
+
 class ReportQuery(Schema):
     """The filters every report takes: an organisation (and the ones under it) and a range of days."""
 
@@ -256,11 +264,12 @@ def declare_paged_report(
         return
 
     async def exported(ctx: Ctx, query: Any) -> Response:
-        got = await fetch(ctx, query, query.period(max_days), None)
+        period = query.period(max_days)
+        got = await fetch(ctx, query, period, None)
         rows = [r.model_dump(by_alias=False) for r in got.records]
         last = got.totals.model_dump(by_alias=False)
         last[export.columns[0].shown or export.columns[0].field] = t("report_total")
-        return xlsx_response(workbook(export.columns, [*rows, last]), export.filename)
+        return xlsx_response(workbook(export.columns, [*rows, last]), period_name(export.filename, period))
 
     exported.__name__ = f"export_{name}"
     res.action(

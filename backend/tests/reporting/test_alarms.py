@@ -219,6 +219,14 @@ async def test_export_rows_match_the_list(api: Api, tenants: Tenants) -> None:
         50,
     )
     assert rows[2][0] == "合计" and rows[2][8] == 50 and len(rows) == 3
+    # the period in the file's name (one day here: that day), so that two weeks' exports do not read alike
+    assert r.headers["content-disposition"].endswith("alarms-speeding_2026-05-07.xlsx"), r.headers
+    week = await api.client.get(
+        f"{EXPORT}/fault/export",
+        params={"startTime": "2026-05-01", "endTime": "2026-05-07"},
+        headers=await api.headers(),
+    )
+    assert week.headers["content-disposition"].endswith("_2026-05-01_2026-05-07.xlsx"), week.headers
 
 
 async def test_range_refusals_name_the_field(api: Api, tenants: Tenants) -> None:

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 
 from liftdesk.core.crud import Ctx
 from liftdesk.core.paging import Page
+from liftdesk.core.report import period_name
 from liftdesk.core.transfer import Column, workbook, xlsx_response
 from liftdesk.reporting import abnormal, alarms
 from liftdesk.reporting.alarm_schemas import (
@@ -188,6 +189,10 @@ async def fault_export(ctx: Ctx, query: FaultExportQuery) -> Response:
     period = alarms.checked(query)
     if query.by == "type":
         types = await alarms.fault_types(ctx, query, period)
-        return xlsx_response(workbook(TYPE_COLUMNS, [r.model_dump(by_alias=False) for r in types]), "fault-codes")
+        return xlsx_response(
+            workbook(TYPE_COLUMNS, [r.model_dump(by_alias=False) for r in types]), period_name("fault-codes", period)
+        )
     cars = await alarms.fault_cars(ctx, query, period)
-    return xlsx_response(workbook(CAR_COLUMNS, [r.model_dump(by_alias=False) for r in cars]), "fault-vehicles")
+    return xlsx_response(
+        workbook(CAR_COLUMNS, [r.model_dump(by_alias=False) for r in cars]), period_name("fault-vehicles", period)
+    )

@@ -94,6 +94,8 @@ export function MessageList({ compact = false }: { compact?: boolean }) {
       render: (_: unknown, row) => (
         <Typography.Link onClick={() => void show(row)} strong={!row.isRead}>
           {row.title}
+          {/* the bell's list has no vehicle column: an alarm names its vehicle in the line */}
+          {compact && row.userNum ? ` · ${row.userNum}` : null}
           {row.content && !compact ? <Typography.Text type="secondary"> — {row.content}</Typography.Text> : null}
         </Typography.Link>
       ),
