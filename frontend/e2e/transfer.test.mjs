@@ -189,11 +189,11 @@ describe('vehicle import and export', () => {
     await dialog.getByText('额定载重 (kg)应在 0 到 100000 之间').waitFor();
     await dialog.getByLabel('额定载重 (kg)').fill('1200');
     await dialog.getByText('额定载重 (kg)应在 0 到 100000 之间').waitFor({ state: 'detached' });
-    // a number the server has: its refusal names carNo, shown under 车辆简称 (and as a toast)
+    // a number the server has: its refusal names carNo, told as 车辆简称 in the toast and under the field
     await dialog.getByLabel('车辆简称', { exact: true }).fill(CAR);
     await carNo.getByText(`${[...CAR].length} / 64`).waitFor();
     await dialog.getByRole('button', { name: /保\s*存/ }).click();
-    await expectToast(`carNo 已存在: ${CAR}`);
+    await expectToast(`车辆简称 已存在: ${CAR}`); // the field by its label, once
     await carNo.locator('.ant-form-item-explain-error', { hasText: `车辆简称 已存在: ${CAR}` }).waitFor();
     await page.screenshot({ path: shot('vehicle-form-server-error') });
     assert.ok(await dialog.isVisible(), 'the form stays open');

@@ -43,18 +43,21 @@ export function saveUrl(config: Pick<ResourceConfig, 'api'>, mode: SaveMode): st
   return mode === 'update' ? config.api.submit : (config.api.create ?? config.api.submit);
 }
 
+/** A refusal of a save (400) is the form's to show: it names the field by its label, once (``FormDialog``). */
+const FORM_REFUSAL = { whitelist: [400] };
+
 /** A new row (JSON body). */
 export function create(config: Pick<ResourceConfig, 'api'>, payload: Row): Promise<unknown> {
   const url = saveUrl(config, 'create');
   if (!url) return Promise.reject(new ProviderError('the resource has no create call'));
-  return post(url, payload);
+  return post(url, payload, FORM_REFUSAL);
 }
 
 /** A changed row (JSON body with its id). */
 export function update(config: Pick<ResourceConfig, 'api'>, payload: Row): Promise<unknown> {
   const url = saveUrl(config, 'update');
   if (!url) return Promise.reject(new ProviderError('the resource has no update call'));
-  return post(url, payload);
+  return post(url, payload, FORM_REFUSAL);
 }
 
 /** Deletes rows by id (`ids=1,2` in the query, BladeX's remove). */

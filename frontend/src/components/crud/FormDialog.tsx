@@ -61,8 +61,9 @@ export function FormDialog({
   }, [id, detail.data, form, config.columns]);
 
   /**
-   * A refusal (400) that names a field of the form ("carNo 长度不能超过 64") also shows under that field, with the
-   * field's label, until it is changed; the request wrapper has toasted it.
+   * A refusal (400, which the request wrapper leaves to the form: data/provider.ts) is told once, in a toast, the
+   * field it names by its label ("手机号 已存在", not "phone 已存在"), and also shows under that field until it is
+   * changed.
    */
   const showRefusal = (e: unknown) => {
     if (!(e instanceof ApiError) || e.code !== 400) return;
@@ -71,8 +72,13 @@ export function FormDialog({
       shown.filter((c) => !c.readOnly).map((c) => c.prop),
     );
     const column = shown.find((c) => c.prop === prop);
-    if (!prop || !column) return;
-    form.setFields([{ name: prop, errors: [messageForField(e.message, prop, t(column.label))] }]);
+    if (!prop || !column) {
+      toast.error(e.message);
+      return;
+    }
+    const text = messageForField(e.message, prop, t(column.label));
+    toast.error(text);
+    form.setFields([{ name: prop, errors: [text] }]);
     form.scrollToField(prop, { block: 'center' });
   };
 
