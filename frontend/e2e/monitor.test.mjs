@@ -129,10 +129,8 @@ describe('fleet', () => {
     await note.getByText('底图不可用', { exact: true }).waitFor();
     await note.getByText(/tile\.openstreetmap\.org/).waitFor();
     await note.getByRole('button', { name: /重\s*试/ }).waitFor();
-    // it says what to do without internet, and where; once read it is closed for the session
+    // it says what to do without internet, and where (closed once read: below)
     assert.equal(await note.getByTestId('basemap-note-setting').getAttribute('href'), '/operation/map');
-    await note.getByRole('button', { name: '关闭提示' }).click();
-    await note.waitFor({ state: 'hidden' });
     assert.equal(await map.getAttribute('data-basemap'), 'failed');
     await map.locator('.maplibregl-ctrl-scale').waitFor();
     const legend = page.getByTestId('vehicle-legend');
@@ -203,6 +201,9 @@ describe('fleet', () => {
     await note.waitFor();
     await settle();
     await page.screenshot({ path: shot('monitor-no-basemap-390x844') });
+    // once read, the note is closed for the session
+    await note.getByRole('button', { name: '关闭提示' }).click();
+    await note.waitFor({ state: 'hidden' });
     // back to the desktop: the shell folded its menu on the phone (and remembers it); unfold it for what follows
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.waitForTimeout(500);
