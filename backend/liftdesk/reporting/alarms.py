@@ -36,13 +36,12 @@ from liftdesk.reporting.alarm_schemas import (
     alarm_info,
     kind_label,
 )
-from liftdesk.reporting.handling import status_where, works_of
+from liftdesk.reporting.handling import EVENT_ON, status_where, work_fields, works_of
 from liftdesk.reporting.home import utc_of
 from liftdesk.system.service import dict_labels
 from liftdesk.telemetry.models import Event, VehicleState
 
 STATE_ON = and_(VehicleState.vehicle_id == Vehicle.id, VehicleState.tenant_id == Vehicle.tenant_id)
-_EVENT_ON = and_(Vehicle.id == Event.vehicle_id, Vehicle.tenant_id == Event.tenant_id)
 
 
 def _like(text: str) -> str:
@@ -135,7 +134,7 @@ async def alarm_rows(
         await ctx.session.execute(
             select(func.count(Event.id), func.count(func.distinct(Event.vehicle_id)), func.sum(seconds))
             .select_from(Event)
-            .join(Vehicle, _EVENT_ON)
+            .join(Vehicle, EVENT_ON)
             .where(*where)
         )
     ).one()
@@ -144,7 +143,7 @@ async def alarm_rows(
             Event, Vehicle.car_no, Vehicle.device_number, Vehicle.mechanism_id, Vehicle.car_type, Vehicle.model_number
         )
         .select_from(Event)
-        .join(Vehicle, _EVENT_ON)
+        .join(Vehicle, EVENT_ON)
         .where(*where)
         .order_by(Event.begin_time.desc(), Event.id.desc())
     )
@@ -164,7 +163,6 @@ async def alarm_rows(
     records = []
     for r in rows:
         e: Event = r.Event
-        work = works.get(e.id)
         detail = json.loads(e.detail or "{}")
         direction = detail.get("direction")
         end = e.end_time or now
@@ -194,20 +192,7 @@ async def alarm_rows(
                 lat=e.lat,
                 lon=e.lon,
                 driver_name=e.driver_name,
-                **(
-                    {
-                        "work_status": work.status,
-                        "ack_user_name": work.ack_user_name,
-                        "ack_time": work.ack_time,
-                        "cause": work.cause,
-                        "note": work.note,
-                        "assignee_name": work.assignee_name,
-                        "close_user_name": work.close_user_name,
-                        "close_time": work.close_time,
-                    }
-                    if work is not None
-                    else {}
-                ),
+                **work_fields(works.get(e.id)),
             )
         )
     count, vehicles, total_s = totals
@@ -260,7 +245,7 @@ async def _faults(ctx: Ctx, q: FaultCodeQuery, period: Period) -> list[tuple[Any
             Vehicle.mechanism_id,
         )
         .select_from(Event)
-        .join(Vehicle, _EVENT_ON)
+        .join(Vehicle, EVENT_ON)
         .where(
             Event.kind == "fault",
             Event.begin_time >= utc_of(period.start),

@@ -11,6 +11,7 @@ takes no step; an alarm still active cannot be closed (it would come back as the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, exists, select
 
@@ -27,7 +28,8 @@ from liftdesk.telemetry.models import Event
 #: The tenant's business dictionary of alarm causes (seeded with ``system.messages.BIZ_DICTS``).
 CAUSE_DICT = "alarm_cause"
 
-_EVENT_ON = and_(Vehicle.id == Event.vehicle_id, Vehicle.tenant_id == Event.tenant_id)
+#: An event on its vehicle (the alarm lists join them the same way: ``reporting.alarms``).
+EVENT_ON = and_(Vehicle.id == Event.vehicle_id, Vehicle.tenant_id == Event.tenant_id)
 
 
 def status_where(status: int) -> ColumnElement[bool]:
@@ -47,7 +49,7 @@ async def alarms_of(ctx: Ctx, ids: Sequence[int]) -> list[tuple[Event, str]]:
     rows = (
         await ctx.session.execute(
             select(Event, Vehicle.car_no)
-            .join(Vehicle, _EVENT_ON)
+            .join(Vehicle, EVENT_ON)
             .where(Event.id.in_(wanted), *ctx.scope.where(Event), *ctx.scope.where(Vehicle))
         )
     ).all()
@@ -118,23 +120,33 @@ def _log(ctx: Ctx, event: Event, action: str, **what: str | None) -> None:
     )
 
 
-def out(event: Event, work: AlarmWork | None) -> AlarmWorkOut:
+def work_fields(work: AlarmWork | None) -> dict[str, Any]:
+    """Where the work on an alarm stands, as the list rows (``AlarmRow``) and the answers (``AlarmWorkOut``) show it."""
     if work is None:
-        return AlarmWorkOut(id=event.id, work_status=UNACKNOWLEDGED)
-    return AlarmWorkOut(
-        id=event.id,
-        work_status=work.status,
-        ack_user_name=work.ack_user_name,
-        ack_time=work.ack_time,
-        cause=work.cause,
-        note=work.note,
-        assignee_id=work.assignee_id,
-        assignee_name=work.assignee_name,
-        handle_user_name=work.handle_user_name,
-        handle_time=work.handle_time,
-        close_user_name=work.close_user_name,
-        close_time=work.close_time,
+        return {"work_status": UNACKNOWLEDGED}
+    return {
+        "work_status": work.status,
+        "ack_user_name": work.ack_user_name,
+        "ack_time": work.ack_time,
+        "cause": work.cause,
+        "note": work.note,
+        "assignee_name": work.assignee_name,
+        "close_user_name": work.close_user_name,
+        "close_time": work.close_time,
+    }
+
+
+def out(event: Event, work: AlarmWork | None) -> AlarmWorkOut:
+    more = (
+        {}
+        if work is None
+        else {
+            "assignee_id": work.assignee_id,
+            "handle_user_name": work.handle_user_name,
+            "handle_time": work.handle_time,
+        }
     )
+    return AlarmWorkOut(id=event.id, **work_fields(work), **more)
 
 
 async def acknowledge(ctx: Ctx, ids: Sequence[int]) -> list[AlarmWorkOut]:
