@@ -6,11 +6,15 @@ import { CheckOutlined, CloseCircleOutlined, EditOutlined, MoreOutlined } from '
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { apiGet, apiPost } from '../../api/client';
-import { getDictionary } from '../../api/dict';
+import { DictSelect } from '../../components/DictSelect';
+import { useDictOptions } from '../../components/crud/lookups';
 import { toast } from '../../api/toast';
 import { useAccess } from '../../access/useAccess';
 import type { AlarmRow } from './api';
 import { WORK, trackWindow, useAlarmWork } from './work';
+
+/** The tenant's business dictionary of alarm causes (backend reporting/handling.py CAUSE_DICT). */
+const CAUSES = 'alarm_cause';
 
 /** The buttons of working alarms (backend reporting/api/handling.py), each checked by the server too. */
 export const ALARM_ACK = 'alarm_record_ack';
@@ -120,7 +124,6 @@ export function HandleDialog({ row, onClose }: { row: AlarmRow | null; onClose: 
   const { t } = useTranslation();
   const client = useQueryClient();
   const [form] = Form.useForm<HandleValues>();
-  const causes = useQuery({ queryKey: ['dict-biz', 'alarm_cause'], queryFn: () => getDictionary('alarm_cause', true), enabled: !!row });
   const people = useQuery({ queryKey: ['alarm-assignees'], queryFn: () => apiGet(`${WORK}/assignees`), enabled: !!row });
   const save = useMutation({
     mutationFn: (v: HandleValues) => apiPost(`${WORK}/handle`, { id: String(row?.id), note: v.note, cause: v.cause ?? null, assigneeId: v.assigneeId ?? null }),
@@ -157,11 +160,7 @@ export function HandleDialog({ row, onClose }: { row: AlarmRow | null; onClose: 
             <Input.TextArea rows={3} maxLength={500} showCount />
           </Form.Item>
           <Form.Item name="cause" label={t('alarm.work.cause')}>
-            <Select
-              allowClear
-              loading={causes.isLoading}
-              options={(causes.data ?? []).map((c) => ({ value: c.dictKey, label: c.dictValue }))}
-            />
+            <DictSelect code={CAUSES} biz />
           </Form.Item>
           <Form.Item name="assigneeId" label={t('alarm.work.assignee')}>
             <Select
@@ -181,8 +180,8 @@ export function HandleDialog({ row, onClose }: { row: AlarmRow | null; onClose: 
 export function StepsDrawer({ row, onClose }: { row: AlarmRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const steps = useQuery({ queryKey: ['alarm-steps', row?.id], queryFn: () => apiGet(`${WORK}/history`, { id: String(row?.id) }), enabled: !!row });
-  const causes = useQuery({ queryKey: ['dict-biz', 'alarm_cause'], queryFn: () => getDictionary('alarm_cause', true), enabled: !!row });
-  const causeName = (key?: string | null) => (key ? ((causes.data ?? []).find((c) => c.dictKey === key)?.dictValue ?? key) : null);
+  const { options: causes } = useDictOptions(CAUSES, true);
+  const causeName = (key?: string | null) => (key ? (causes.find((c) => c.value === key)?.label ?? key) : null);
   return (
     <Drawer open={!!row} onClose={onClose} title={row ? `${row.carNo} · ${row.kindName}` : ''} size={420} data-testid="alarm-steps">
       {row && (
